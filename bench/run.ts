@@ -1,0 +1,13 @@
+/**
+ * `npm run bench`: runs every benchmark suite in turn. Each suite prints its figure beside a
+ * floor measured in the same run, as a ratio.
+ */
+const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<void> }> }> = [];
+
+for (const suite of suites) {
+  const only = process.argv[2];
+  if (only && only !== suite.name) continue;
+  console.log(`\n## ${suite.name}`);
+  const mod = await suite.load();
+  await mod.run();
+}

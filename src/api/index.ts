@@ -1,0 +1,2 @@
+// Public API of the api layer.
+export {};

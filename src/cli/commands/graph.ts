@@ -1,0 +1,4 @@
+import type { Command } from 'commander';
+
+/** Registers `rcml graph`. */
+export function registerGraph(_program: Command): void {}

@@ -1,0 +1,2 @@
+// Public API of the call engine.
+export * from './records.js';

@@ -1,0 +1,2 @@
+// Public API of the RCML language layer.
+export type * from './model.js';

@@ -1,0 +1,2 @@
+/** `rcml-engine/testing`: fast-check arbitraries and test harnesses for users' own tests. */
+export {};
