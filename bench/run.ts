@@ -2,7 +2,9 @@
  * `npm run bench`: runs every benchmark suite in turn. Each suite prints its figure beside a
  * floor measured in the same run, as a ratio.
  */
-const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<void> }> }> = [];
+const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<void> }> }> = [
+  { name: 'rcml', load: () => import('./rcml.js') },
+];
 
 for (const suite of suites) {
   const only = process.argv[2];

@@ -1,2 +1,3 @@
 /** `rcml-engine/testing`: fast-check arbitraries and test harnesses for users' own tests. */
-export {};
+
+export * from './rcml/testing.js';

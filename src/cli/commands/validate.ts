@@ -1,4 +1,59 @@
-import type { Command } from 'commander';
+import { readFile } from 'node:fs/promises';
+import { type Command, InvalidArgumentError } from 'commander';
+import { parseRcml } from '../../rcml/index.js';
 
-/** Registers `rcml validate`. */
-export function registerValidate(_program: Command): void {}
+/** What `rcml validate` prints and the exit code it ends with. */
+export interface ValidateOutcome {
+  /** `file:line:col severity code message`, one per diagnostic. */
+  lines: string[];
+  /** Problems that are not diagnostics (unreadable files). */
+  errors: string[];
+  /** 0 no errors, 1 a document has errors, 2 a file could not be read. */
+  exitCode: 0 | 1 | 2;
+}
+
+/** Validates each file as RCML. */
+export async function validateFiles(files: string[], maxBytes?: number): Promise<ValidateOutcome> {
+  const outcome: ValidateOutcome = { lines: [], errors: [], exitCode: 0 };
+  let failed = false;
+  for (const file of files) {
+    let xml: string;
+    try {
+      xml = await readFile(file, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : String(error);
+      outcome.errors.push(`rcml validate: cannot read ${file}: ${why}`);
+      continue;
+    }
+    const result = parseRcml(xml, maxBytes === undefined ? {} : { maxBytes });
+    if (!result.ok) failed = true;
+    for (const d of result.diagnostics) {
+      outcome.lines.push(`${file}:${d.line}:${d.column} ${d.severity} ${d.code} ${d.message}`);
+    }
+  }
+  outcome.exitCode = outcome.errors.length > 0 ? 2 : failed ? 1 : 0;
+  return outcome;
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new InvalidArgumentError('expected a positive whole number of bytes');
+  return n;
+}
+
+/** Registers `rcml validate <file.xml...>`. */
+export function registerValidate(program: Command): void {
+  program
+    .command('validate')
+    .description('check RCML documents; prints file:line:col severity code message per problem')
+    .argument('<files...>', 'RCML documents to check')
+    .option('--max-bytes <n>', 'largest accepted document in bytes (default 1 MiB)', positiveInt)
+    .action(async (files: string[], opts: { maxBytes?: number }) => {
+      const outcome = await validateFiles(files, opts.maxBytes);
+      for (const line of outcome.lines) process.stdout.write(`${line}\n`);
+      for (const line of outcome.errors) process.stderr.write(`${line}\n`);
+      process.exitCode = outcome.exitCode;
+    });
+}

@@ -1,0 +1,30 @@
+import type { ReadContext } from '../context.js';
+import type { Enqueue } from '../model.js';
+import { readAttributes, rejectChildren, requiredText } from '../read.js';
+import type { XmlElement } from '../xml/scan.js';
+import { type AttrRules, bool, method, text } from './rules.js';
+
+/** Values used when `<Enqueue>` leaves an attribute out. */
+export const enqueueDefaults = {
+  method: 'POST',
+  waitUrlMethod: 'POST',
+  joinUrlMethod: 'POST',
+  rejoin: false,
+} as const satisfies Required<Pick<Enqueue, 'method' | 'waitUrlMethod' | 'joinUrlMethod' | 'rejoin'>>;
+
+export const enqueueAttributes: AttrRules<Omit<Enqueue, 'verb' | 'name' | 'pos'>> = {
+  action: text(),
+  method: method(),
+  waitUrl: text(),
+  waitUrlMethod: method(),
+  joinUrl: text(),
+  joinUrlMethod: method(),
+  rejoin: bool(),
+};
+
+/** Reads `<Enqueue>queue name</Enqueue>`; the name is required. */
+export function readEnqueue(el: XmlElement, ctx: ReadContext): Enqueue {
+  rejectChildren(el, ctx);
+  const name = requiredText(el, ctx, 'the queue name');
+  return { verb: 'Enqueue', name, ...readAttributes(el, enqueueAttributes, ctx), pos: ctx.pos(el.offset) };
+}

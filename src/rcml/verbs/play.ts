@@ -1,0 +1,19 @@
+import type { ReadContext } from '../context.js';
+import type { Play } from '../model.js';
+import { readAttributes, rejectChildren, requiredText } from '../read.js';
+import type { XmlElement } from '../xml/scan.js';
+import { type AttrRules, int } from './rules.js';
+
+/** Values used when `<Play>` leaves an attribute out. `loop` 0 repeats until hang-up. */
+export const playDefaults = { loop: 1 } as const satisfies Required<Pick<Play, 'loop'>>;
+
+export const playAttributes: AttrRules<Omit<Play, 'verb' | 'url' | 'pos'>> = {
+  loop: int(0, '13410'),
+};
+
+/** Reads `<Play>URL</Play>`; the URL is required. */
+export function readPlay(el: XmlElement, ctx: ReadContext): Play {
+  rejectChildren(el, ctx);
+  const url = requiredText(el, ctx, 'the URL of the audio to play');
+  return { verb: 'Play', url, ...readAttributes(el, playAttributes, ctx), pos: ctx.pos(el.offset) };
+}

@@ -1,0 +1,20 @@
+import type { ReadContext } from '../context.js';
+import type { SipNoun } from '../model.js';
+import { readAttributes, rejectChildren } from '../read.js';
+import type { XmlElement } from '../xml/scan.js';
+import { legNounAttributes } from './leg-noun.js';
+import { nounTarget } from './noun-target.js';
+import { type AttrRules, text } from './rules.js';
+
+export const sipAttributes: AttrRules<Omit<SipNoun, 'noun' | 'uri' | 'pos'>> = {
+  ...legNounAttributes,
+  username: text(),
+  password: text(),
+};
+
+/** Reads `<Sip>` inside Dial; the URI is kept whole, `?X-Header=value` parameters included. */
+export function readSip(el: XmlElement, ctx: ReadContext): SipNoun {
+  rejectChildren(el, ctx);
+  const uri = nounTarget(el, ctx, 'the SIP URI');
+  return { noun: 'Sip', uri, ...readAttributes(el, sipAttributes, ctx, 'name'), pos: ctx.pos(el.offset) };
+}

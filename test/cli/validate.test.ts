@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { validateFiles } from '../../src/cli/commands/validate.js';
+import { createProgram } from '../../src/cli/program.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'rcml-validate-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, xml: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, xml);
+  return path;
+}
+
+describe('rcml validate', () => {
+  const good = file('good.xml', '<Response><Say>hi</Say></Response>');
+  const warn = file('warn.xml', '<Response>\n  <Say loop="x">hi</Say>\n</Response>');
+  const bad = file('bad.xml', '<Response>\n  <Gather>\n    <Dial>1</Dial>\n  </Gather>\n</Response>');
+
+  it('exits 0 and prints nothing for a clean document', async () => {
+    expect(await validateFiles([good])).toEqual({ lines: [], errors: [], exitCode: 0 });
+  });
+
+  it('prints file:line:col severity code message; warnings alone exit 0', async () => {
+    const outcome = await validateFiles([warn]);
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.lines).toEqual([
+      `${warn}:2:8 warning 13510 invalid loop="x" on <Say>: expected a whole number >= 0; the default is used`,
+    ]);
+  });
+
+  it('exits 1 when any file has errors', async () => {
+    const outcome = await validateFiles([good, bad]);
+    expect(outcome.exitCode).toBe(1);
+    expect(outcome.lines).toEqual([`${bad}:3:5 error rcml.nesting <Dial> cannot be nested in <Gather>`]);
+  });
+
+  it('exits 2 with a clear message for a missing file', async () => {
+    const outcome = await validateFiles([good, join(dir, 'missing.xml')]);
+    expect(outcome.exitCode).toBe(2);
+    expect(outcome.errors).toEqual([`rcml validate: cannot read ${join(dir, 'missing.xml')}: no such file`]);
+  });
+
+  it('honours --max-bytes', async () => {
+    const outcome = await validateFiles([good], 10);
+    expect(outcome.exitCode).toBe(1);
+    expect(outcome.lines[0]).toContain('error rcml.too-large');
+  });
+
+  it('runs through the program, writing to stdout and setting the exit code', async () => {
+    const out: string[] = [];
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      out.push(String(chunk));
+      return true;
+    });
+    try {
+      await createProgram().parseAsync(['validate', bad, '--max-bytes', '4096'], { from: 'user' });
+      expect(process.exitCode).toBe(1);
+      expect(out.join('')).toContain('error rcml.nesting');
+    } finally {
+      spy.mockRestore();
+      process.exitCode = 0;
+    }
+  });
+
+  it('rejects a bad --max-bytes as a usage error', async () => {
+    const program = createProgram();
+    program.configureOutput({ writeErr: () => {} });
+    for (const cmd of program.commands) cmd.exitOverride().configureOutput({ writeErr: () => {} });
+    await expect(
+      program.parseAsync(['validate', good, '--max-bytes', 'lots'], { from: 'user' }),
+    ).rejects.toMatchObject({
+      code: 'commander.invalidArgument',
+    });
+  });
+});
