@@ -237,7 +237,6 @@ describe('required text', () => {
     expect(result.diagnostics).toEqual([expect.objectContaining({ code, severity: 'error', line: 2 })]);
   });
 
-
   it('an empty Say is valid and does nothing', () => {
     expect(parseIn('<Say/>')).toMatchObject({ ok: true, diagnostics: [] });
   });
