@@ -1,0 +1,69 @@
+/** dial -> `<Dial>` with Number/Client/Conference/Sip nouns. */
+import type { Dial, DialNoun } from '../../rcml/model.js';
+import { link, type RenderContext } from '../context.js';
+import type { DialNounSpec, DialStep } from '../schema.js';
+import { expand } from '../variables.js';
+
+/** Request parameters the dial action handler stores as `core_*`. */
+export const DIAL_RESULT_PARAMETERS = [
+  'DialCallStatus',
+  'DialCallSid',
+  'DialCallDuration',
+  'DialRingDuration',
+  'RecordingUrl',
+] as const;
+
+function statusCallbackOf(
+  noun: { statusCallback?: string; statusCallbackModule?: string },
+  ctx: RenderContext,
+): string | undefined {
+  if (noun.statusCallbackModule) return link(ctx, noun.statusCallbackModule);
+  if (noun.statusCallback) return expand(noun.statusCallback, ctx.vars);
+  return undefined;
+}
+
+function renderNoun(spec: DialNounSpec, ctx: RenderContext): DialNoun {
+  const destination = expand(spec.destination, ctx.vars);
+  if (spec.dialType === 'conference') {
+    const noun: DialNoun = { noun: 'Conference', name: destination };
+    if (spec.muted !== undefined) noun.muted = spec.muted;
+    if (spec.beep !== undefined) noun.beep = spec.beep;
+    if (spec.startConferenceOnEnter !== undefined) {
+      noun.startConferenceOnEnter = spec.startConferenceOnEnter;
+    }
+    if (spec.endConferenceOnExit !== undefined) noun.endConferenceOnExit = spec.endConferenceOnExit;
+    if (spec.maxParticipants !== undefined) noun.maxParticipants = spec.maxParticipants;
+    if (spec.waitModule) noun.waitUrl = link(ctx, spec.waitModule);
+    else if (spec.waitUrl) noun.waitUrl = expand(spec.waitUrl, ctx.vars);
+    if (spec.waitMethod) noun.waitMethod = spec.waitMethod;
+    return noun;
+  }
+  const url = spec.beforeConnectModule ? link(ctx, spec.beforeConnectModule) : undefined;
+  const statusCallback = statusCallbackOf(spec, ctx);
+  const noun: DialNoun =
+    spec.dialType === 'number'
+      ? { noun: 'Number', number: destination }
+      : spec.dialType === 'client'
+        ? { noun: 'Client', name: destination }
+        : { noun: 'Sip', uri: destination };
+  if (spec.dialType === 'number' && spec.sendDigits && noun.noun === 'Number') {
+    noun.sendDigits = spec.sendDigits;
+  }
+  if (url && spec.dialType !== 'sipuri') noun.url = url;
+  if (statusCallback) noun.statusCallback = statusCallback;
+  return noun;
+}
+
+/** dial -> `<Dial timeout timeLimit callerId record [action method]>`; action only with `nextModule`. */
+export function renderDial(step: DialStep, module: string, ctx: RenderContext): Dial {
+  const dial: Dial = { verb: 'Dial', nouns: step.dialNouns.map((n) => renderNoun(n, ctx)) };
+  if (step.timeout !== undefined) dial.timeout = step.timeout;
+  if (step.timeLimit !== undefined) dial.timeLimit = step.timeLimit;
+  if (step.callerId) dial.callerId = expand(step.callerId, ctx.vars);
+  if (step.record !== undefined) dial.record = step.record;
+  if (step.nextModule) {
+    dial.action = link(ctx, `${module}.${step.name}.actionhandler`);
+    if (step.method) dial.method = step.method;
+  }
+  return dial;
+}
