@@ -5,6 +5,7 @@
 const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<void> }> }> = [
   { name: 'rcml', load: () => import('./rcml.js') },
   { name: 'designer', load: () => import('./designer.js') },
+  { name: 'queue', load: () => import('./queue.js') },
 ];
 
 for (const suite of suites) {

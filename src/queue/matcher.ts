@@ -1,0 +1,349 @@
+import { QueueError } from './errors.js';
+import type { QueueEvent, QueueEventBase, QueueListener } from './events.js';
+import { MemoryQueueStore } from './memory-store.js';
+import { DEFAULT_MAX_QUEUE_SIZE, parseMaxQueueSize, parseQueueName } from './options.js';
+import { type AfterBridgeDecision, decideAfterBridge } from './rejoin.js';
+import { queueResultFor } from './result.js';
+import { KeyedSerializer } from './serialize.js';
+import { randomQueueSid } from './sid.js';
+import { type QueueSnapshot, viewSide } from './snapshot.js';
+import type { QueueStore } from './store.js';
+import {
+  type LeaveReason,
+  otherSide,
+  type QueueInfo,
+  type QueueMember,
+  type QueueResult,
+  type QueueSide,
+  type QueueTicket,
+} from './types.js';
+import { type QueueWaitParams, queueWaitParams } from './wait-params.js';
+
+/** Construction options of {@link QueueMatcher}. */
+export interface QueueMatcherOptions {
+  /** The engine's clock (virtual or real), ms. Required: the matcher never reads the wall clock. */
+  clock: () => number;
+  /** Defaults to a fresh {@link MemoryQueueStore}. */
+  store?: QueueStore;
+  /** Sid of each new queue; defaults to {@link randomQueueSid}. Pass {@link seededQueueSids} in simulations. */
+  newSid?: () => string;
+  /** Size limit of queues created without one (1..5000, default 100). */
+  defaultMaxSize?: number;
+  /** Receives every event; more can be added with {@link QueueMatcher.subscribe}. */
+  listener?: QueueListener;
+}
+
+/** A call arriving at a queue by name. */
+export interface ArriveRequest {
+  accountSid: string;
+  /** Queue name (Enqueue text or Queue noun text). */
+  queueName: string;
+  callSid: string;
+  side: QueueSide;
+}
+
+/** What became of an arrival. */
+export type ArriveOutcome =
+  /** Met `partner`, who was waiting at the head of the other side: bridge the two. */
+  | { status: 'matched'; queue: QueueInfo; partner: QueueMember; partnerWaitMs: number }
+  /** Nobody to meet: the call waits at `position` (its wait loop runs). */
+  | { status: 'waiting'; queue: QueueInfo; ticket: QueueTicket; position: number }
+  /** Its side is full and nobody could take it: Enqueue ends with `QueueResult=queue-full`. */
+  | { status: 'queue-full'; queue: QueueInfo; size: number };
+
+/** A waiting call removed without a match. */
+export interface LeaveOutcome {
+  member: QueueMember;
+  /** Position it had. */
+  position: number;
+  waitMs: number;
+  /** For the Enqueue action; undefined for a timeout (the Dial reports no-answer). */
+  result: QueueResult | undefined;
+}
+
+/** A queued agent whose bridged customer hung up. */
+export interface AfterBridgeRequest {
+  queueSid: string;
+  callSid: string;
+  /** The agent's side; customers are the other one. Default `enqueued` (agents run Enqueue). */
+  side?: QueueSide;
+  /** The agent's `rejoin` attribute. */
+  rejoin: boolean;
+}
+
+/** What the engine does with that agent. */
+export type AfterBridgeOutcome =
+  | { decision: Extract<AfterBridgeDecision, 'connect-next'>; partner: QueueMember; partnerWaitMs: number }
+  | { decision: Extract<AfterBridgeDecision, 'rejoin'>; arrival: ArriveOutcome }
+  | { decision: Extract<AfterBridgeDecision, 'drop'> };
+
+/**
+ * Two-sided FIFO matching over a {@link QueueStore}: a newcomer meets the head of the other
+ * side at once, or waits at the tail of its own. Operations on one queue run one at a time.
+ */
+export class QueueMatcher {
+  private readonly clock: () => number;
+  private readonly store: QueueStore;
+  private readonly newSid: () => string;
+  private readonly defaultMaxSize: number;
+  private readonly listeners = new Set<QueueListener>();
+  private readonly serial = new KeyedSerializer();
+
+  constructor(options: QueueMatcherOptions) {
+    this.clock = options.clock;
+    this.store = options.store ?? new MemoryQueueStore();
+    this.newSid = options.newSid ?? randomQueueSid;
+    this.defaultMaxSize =
+      options.defaultMaxSize === undefined
+        ? DEFAULT_MAX_QUEUE_SIZE
+        : parseMaxQueueSize(options.defaultMaxSize, 'options.defaultMaxSize');
+    if (options.listener) this.listeners.add(options.listener);
+  }
+
+  /** Adds a listener; returns a function that removes it. */
+  subscribe(listener: QueueListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The account's queue named `name`, created on first use (with `maxSize` if given, else the default). */
+  async queue(accountSid: string, name: string, options: { maxSize?: number } = {}): Promise<QueueInfo> {
+    const found = await this.store.findQueue(accountSid, parseQueueName(name, 'queue name'));
+    if (found) return found;
+    const maxSize =
+      options.maxSize === undefined ? this.defaultMaxSize : parseMaxQueueSize(options.maxSize, 'maxSize');
+    return this.store.ensureQueue({
+      sid: this.newSid(),
+      accountSid,
+      name,
+      maxSize,
+      dateCreated: this.clock(),
+    });
+  }
+
+  getQueue(queueSid: string): Promise<QueueInfo | undefined> {
+    return this.store.getQueue(queueSid);
+  }
+
+  listQueues(accountSid: string): Promise<QueueInfo[]> {
+    return this.store.listQueues(accountSid);
+  }
+
+  /** Changes a queue's size limit (1..5000). Members already waiting stay even when over it. */
+  async setMaxSize(queueSid: string, maxSize: number): Promise<QueueInfo> {
+    const updated = await this.store.setMaxSize(queueSid, parseMaxQueueSize(maxSize, 'maxSize'));
+    if (!updated) throw new QueueError('unknown-queue', `no queue with sid ${queueSid}`);
+    return updated;
+  }
+
+  /** A call runs Enqueue. */
+  enqueue(request: Omit<ArriveRequest, 'side'>): Promise<ArriveOutcome> {
+    return this.arrive({ ...request, side: 'enqueued' });
+  }
+
+  /** A call runs Dial with a Queue noun. */
+  dial(request: Omit<ArriveRequest, 'side'>): Promise<ArriveOutcome> {
+    return this.arrive({ ...request, side: 'dialer' });
+  }
+
+  /** A call arrives on `side`: matched with the other side's head, else waits at its own tail. */
+  async arrive(request: ArriveRequest): Promise<ArriveOutcome> {
+    checkArrival(request);
+    const queue = await this.queue(request.accountSid, request.queueName);
+    return this.serial.run(queue.sid, async () => {
+      // The size limit may have changed since `queue` was read.
+      const current = (await this.store.getQueue(queue.sid)) ?? queue;
+      return this.arriveLocked(current, request.callSid, request.side);
+    });
+  }
+
+  /**
+   * Removes a waiting call without a match (Leave, hang-up, redirect, error, timeout). Undefined
+   * when it is no longer waiting, e.g. it was matched first: the caller then treats it as bridged.
+   */
+  leave(ticket: QueueTicket, reason: LeaveReason): Promise<LeaveOutcome | undefined> {
+    return this.serial.run(ticket.queueSid, async () => {
+      const queue = await this.requireQueue(ticket.queueSid);
+      const removed = await this.store.remove(queue.sid, ticket.side, ticket.callSid);
+      if (!removed) return undefined;
+      const now = this.clock();
+      const waitMs = Math.max(0, now - removed.member.enqueuedAt);
+      const base = this.base(queue, now);
+      const common = { callSid: ticket.callSid, side: ticket.side, position: removed.position, waitMs };
+      if (reason === 'timeout') this.emit({ ...base, type: 'timeout', ...common });
+      else this.emit({ ...base, type: 'leave', ...common, reason });
+      await this.emitPositionChange(queue, ticket.side, removed.position, now);
+      return { ...removed, waitMs, result: queueResultFor(reason) };
+    });
+  }
+
+  /** The call's 1-based position, or undefined when it is not waiting. */
+  async position(ticket: QueueTicket): Promise<number | undefined> {
+    return (await this.store.position(ticket.queueSid, ticket.side, ticket.callSid))?.position;
+  }
+
+  /** Parameters for the call's next `waitUrl`/`joinUrl` request, or undefined when it is not waiting. */
+  waitParams(ticket: QueueTicket): Promise<QueueWaitParams | undefined> {
+    return this.serial.run(ticket.queueSid, async () => {
+      const queue = await this.requireQueue(ticket.queueSid);
+      const located = await this.store.position(queue.sid, ticket.side, ticket.callSid);
+      if (!located) return undefined;
+      return queueWaitParams({
+        queue,
+        position: located.position,
+        enqueuedAt: located.member.enqueuedAt,
+        now: this.clock(),
+        size: await this.store.size(queue.sid, ticket.side),
+        served: await this.store.servedStats(queue.sid, ticket.side),
+      });
+    });
+  }
+
+  /** Both sides in order with positions and waits, averages and limits. O(n). */
+  inspect(queueSid: string): Promise<QueueSnapshot> {
+    return this.serial.run(queueSid, async () => {
+      const queue = await this.requireQueue(queueSid);
+      const now = this.clock();
+      const side = async (s: QueueSide) =>
+        viewSide(s, await this.store.list(queueSid, s), await this.store.servedStats(queueSid, s), now);
+      return {
+        queue,
+        at: now,
+        maxSize: queue.maxSize,
+        enqueued: await side('enqueued'),
+        dialer: await side('dialer'),
+      };
+    });
+  }
+
+  /**
+   * Applies the rejoin rule to a queued agent whose customer hung up after their call: the next
+   * customer waiting is connected; else with `rejoin` the agent waits again; else it is dropped.
+   */
+  afterBridge(request: AfterBridgeRequest): Promise<AfterBridgeOutcome> {
+    const side = request.side ?? 'enqueued';
+    return this.serial.run(request.queueSid, async () => {
+      const queue = await this.requireQueue(request.queueSid);
+      const customers = otherSide(side);
+      const decision = decideAfterBridge({
+        customersWaiting: await this.store.size(queue.sid, customers),
+        rejoin: request.rejoin,
+      });
+      const now = this.clock();
+      if (decision === 'connect-next') {
+        const matched = await this.takeHead(queue, customers, request.callSid, side, now);
+        return { decision, ...matched! };
+      }
+      if (decision === 'drop') {
+        this.emit({ ...this.base(queue, now), type: 'drop', callSid: request.callSid, side });
+        return { decision };
+      }
+      this.emit({ ...this.base(queue, now), type: 'rejoin', callSid: request.callSid, side });
+      return { decision, arrival: await this.arriveLocked(queue, request.callSid, side) };
+    });
+  }
+
+  private async arriveLocked(queue: QueueInfo, callSid: string, side: QueueSide): Promise<ArriveOutcome> {
+    const other = otherSide(side);
+    if (await this.store.position(queue.sid, other, callSid)) {
+      throw new QueueError(
+        'already-waiting',
+        `call ${callSid} is already waiting on the ${other} side of ${queue.sid}`,
+      );
+    }
+    const now = this.clock();
+    const matched = await this.takeHead(queue, other, callSid, side, now);
+    if (matched) return { status: 'matched', queue, ...matched };
+    const size = await this.store.size(queue.sid, side);
+    if (size >= queue.maxSize) {
+      this.emit({
+        ...this.base(queue, now),
+        type: 'queue-full',
+        callSid,
+        side,
+        size,
+        maxSize: queue.maxSize,
+      });
+      return { status: 'queue-full', queue, size };
+    }
+    const position = await this.store.enqueue(queue.sid, { callSid, side, enqueuedAt: now });
+    if (this.listening)
+      this.emit({ ...this.base(queue, now), type: 'enqueue', callSid, side, position, size: position });
+    return { status: 'waiting', queue, ticket: { queueSid: queue.sid, side, callSid }, position };
+  }
+
+  /** Dequeues the head of `side` for `arriving`, records its wait and reports the match. */
+  private async takeHead(
+    queue: QueueInfo,
+    side: QueueSide,
+    arriving: string,
+    arrivingSide: QueueSide,
+    now: number,
+  ): Promise<{ partner: QueueMember; partnerWaitMs: number } | undefined> {
+    const partner = await this.store.dequeueHead(queue.sid, side);
+    if (!partner) return undefined;
+    const partnerWaitMs = Math.max(0, now - partner.enqueuedAt);
+    await this.store.recordServed(queue.sid, side, partnerWaitMs);
+    if (this.listening) {
+      this.emit({
+        ...this.base(queue, now),
+        type: 'match',
+        waiting: { callSid: partner.callSid, side, waitMs: partnerWaitMs },
+        arriving: { callSid: arriving, side: arrivingSide },
+      });
+    }
+    await this.emitPositionChange(queue, side, 1, now);
+    return { partner, partnerWaitMs };
+  }
+
+  /** Reports that members behind `vacated` moved up, when there are any. */
+  private async emitPositionChange(
+    queue: QueueInfo,
+    side: QueueSide,
+    vacated: number,
+    now: number,
+  ): Promise<void> {
+    if (!this.listening) return;
+    const size = await this.store.size(queue.sid, side);
+    if (size >= vacated)
+      this.emit({ ...this.base(queue, now), type: 'position-change', side, vacated, size });
+  }
+
+  private async requireQueue(queueSid: string): Promise<QueueInfo> {
+    const queue = await this.store.getQueue(queueSid);
+    if (!queue) throw new QueueError('unknown-queue', `no queue with sid ${queueSid}`);
+    return queue;
+  }
+
+  private base(queue: QueueInfo, at: number): QueueEventBase {
+    return { at, queueSid: queue.sid, accountSid: queue.accountSid, queueName: queue.name };
+  }
+
+  /** On the hot path (arrivals, matches) events are only built when someone listens. */
+  private get listening(): boolean {
+    return this.listeners.size > 0;
+  }
+
+  private emit(event: QueueEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}
+
+/** Refuses arrivals the engine should never send, naming the field. */
+function checkArrival(request: ArriveRequest): void {
+  for (const field of ['accountSid', 'callSid'] as const) {
+    const value: unknown = request[field];
+    if (typeof value !== 'string' || value === '') {
+      throw new QueueError(
+        'invalid-request',
+        `${field}: must be a non-empty string, got ${JSON.stringify(value)}`,
+      );
+    }
+  }
+  if (request.side !== 'enqueued' && request.side !== 'dialer') {
+    throw new QueueError(
+      'invalid-request',
+      `side: must be 'enqueued' or 'dialer', got ${JSON.stringify(request.side)}`,
+    );
+  }
+}
