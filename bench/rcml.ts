@@ -1,12 +1,13 @@
 /**
  * RCML parse+validate and build throughput, each beside its floor measured in the same run:
- * raw fast-xml-parser parsing and raw xmlbuilder2 building of the same documents.
+ * raw fast-xml-parser parsing and raw xmlbuilder2 building (DOM, and callback writer) of the same
+ * documents.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { XMLParser } from 'fast-xml-parser';
-import { create } from 'xmlbuilder2';
+import { create, createCB } from 'xmlbuilder2';
 import { buildRcml, parseRcml, type RcmlDocument } from '../src/rcml/index.js';
 import { arbitraryRcmlDocument } from '../src/rcml/testing.js';
 
@@ -44,6 +45,27 @@ function rawBuild(tree: RawElement[]): string {
   };
   for (const el of tree) add(root, el);
   return root.end({ prettyPrint: true });
+}
+
+/** The same with xmlbuilder2's callback writer, which streams text but still makes a fragment per element. */
+function rawBuildCB(tree: RawElement[]): string {
+  let out = '';
+  const writer = createCB({
+    data: (chunk: string) => {
+      out += chunk;
+    },
+    prettyPrint: true,
+  });
+  writer.dec({ version: '1.0', encoding: 'UTF-8' }).ele('Response');
+  const add = (el: RawElement) => {
+    writer.ele(el.name, el.attributes);
+    if (el.text) writer.txt(el.text);
+    for (const c of el.children) add(c);
+    writer.up();
+  };
+  for (const el of tree) add(el);
+  writer.end();
+  return out;
 }
 
 interface RawElement {
@@ -100,4 +122,5 @@ export async function run(): Promise<void> {
   const built = throughput(documents, (d) => buildRcml(d));
   const rawBuilt = throughput(trees, rawBuild);
   line('buildRcml', built, rawBuilt, 'xmlbuilder2 build');
+  line('buildRcml', built, throughput(trees, rawBuildCB), 'xmlbuilder2 createCB');
 }

@@ -1,9 +1,32 @@
 // Public API of the RCML language layer.
 
-export { type BuildOptions, buildRcml } from './build.js';
+export { BuildError, type BuildErrorCode, type BuildOptions, buildRcml } from './build.js';
 export type * from './model.js';
 export { NOUN_NAMES, VERB_NAMES } from './names.js';
 export { DEFAULT_MAX_BYTES, parseRcml } from './parse.js';
+export {
+  type ClientAttributes,
+  type ConferenceAttributes,
+  type DialAttributes,
+  DialBuilder,
+  type EmailAttributes,
+  type EnqueueAttributes,
+  type FaxAttributes,
+  type GatherAttributes,
+  GatherBuilder,
+  type NumberAttributes,
+  type PauseAttributes,
+  type PlayAttributes,
+  PromptMethods,
+  type QueueAttributes,
+  type RecordAttributes,
+  type RedirectAttributes,
+  type RejectAttributes,
+  type SayAttributes,
+  type SipAttributes,
+  type SmsAttributes,
+  VoiceResponse,
+} from './response-builder.js';
 export { conferenceDefaults } from './verbs/conference.js';
 export { dialDefaults, textTarget } from './verbs/dial.js';
 export { emailDefaults } from './verbs/email.js';
