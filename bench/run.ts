@@ -6,6 +6,7 @@ const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<voi
   { name: 'rcml', load: () => import('./rcml.js') },
   { name: 'designer', load: () => import('./designer.js') },
   { name: 'queue', load: () => import('./queue.js') },
+  { name: 'engine', load: () => import('./engine.js') },
 ];
 
 for (const suite of suites) {

@@ -1,2 +1,18 @@
 // Public API of the call engine.
+
+export type { Call } from './call.js';
+export type { ScriptStart } from './call-machine.js';
+export type { Clock, TimerHandle } from './clock/clock.js';
+export { RealClock } from './clock/real-clock.js';
+export { DEFAULT_EPOCH, VirtualClock } from './clock/virtual-clock.js';
+export { createCallParamsSchema } from './create-call-schema.js';
+export { iso, rfc2822 } from './dates.js';
+export { createEngine, Engine, type EngineOptions } from './engine.js';
+export { EngineError, type EngineErrorCode, Interrupted, type InterruptReason } from './errors.js';
 export * from './records.js';
+export { defaultSettings, type EngineSettings, speakingSeconds } from './settings.js';
+export { randomSids, type SidGenerator, seededSids } from './sids.js';
+export type * from './types.js';
+export { registerVerb, type VerbRegistry } from './verbs/index.js';
+export { NEXT, type VerbContext, type VerbHandler, type VerbOutcome } from './verbs/types.js';
+export { readWavInfo, WAV_SAMPLE_RATE, type WavInfo, writeWav } from './wav.js';

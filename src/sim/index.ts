@@ -1,2 +1,6 @@
 // Public API of the sim layer.
-export {};
+export { formatTrace } from './format.js';
+export { parseScenario, ScenarioError, validateScenario } from './load.js';
+export { runScenario } from './runner.js';
+export { partySchema, type Scenario, type ScenarioInput, scenarioSchema } from './schema.js';
+export type { Trace, TraceCall, TraceRequest } from './trace.js';

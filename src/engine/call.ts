@@ -1,0 +1,288 @@
+import { type Actor, createActor } from 'xstate';
+import { type CallHooks, callMachine, type ScriptStart } from './call-machine.js';
+import type { TimerHandle } from './clock/clock.js';
+import { rfc2822 } from './dates.js';
+import { Interrupted, type InterruptReason } from './errors.js';
+import { runScript } from './interpreter.js';
+import { voiceParams } from './params.js';
+import type { CallRecord, CallStatus } from './records.js';
+import type { Runtime } from './runtime.js';
+import { ScriptContext } from './script-context.js';
+import { type CallEventName, callbackParams, type StatusCallbackConfig } from './status-callbacks.js';
+import type { PartyBehaviour, PartyInput } from './types.js';
+
+/** How a call is set up; the engine's createCall / incomingCall fill it in. */
+export interface CallSetup {
+  record: CallRecord;
+  party: PartyBehaviour;
+  first: ScriptStart;
+  outbound: boolean;
+  ringTimeoutMs: number;
+  callbacks?: StatusCallbackConfig;
+  headers?: Record<string, string>;
+}
+
+/**
+ * One live call: its record, its xstate actor, its party and the single pending wait of its
+ * script. The script is sequential, so one wait slot suffices and no per-wait listeners exist.
+ */
+export class Call implements CallHooks {
+  readonly record: CallRecord;
+  readonly ringTimeoutMs: number;
+  readonly headers: Record<string, string> | undefined;
+  callbacks: StatusCallbackConfig | undefined;
+  private actor: Actor<typeof callMachine> | null;
+  private readonly party: PartyBehaviour;
+  private first: ScriptStart | null;
+  private readonly outbound: boolean;
+  private sequence = 0;
+  private script: ScriptContext | null = null;
+  private timestamp: string | undefined;
+  private partyTimers: TimerHandle[] | null = null;
+  private inputs: PartyInput[] | null = null;
+  private interruptOnInput = false;
+  private pendingTimer: TimerHandle | null = null;
+  private pendingResolve: ((value: PartyInput | null) => void) | null = null;
+  private pendingReject: ((reason: Interrupted) => void) | null = null;
+
+  constructor(
+    readonly rt: Runtime,
+    setup: CallSetup,
+  ) {
+    this.record = setup.record;
+    this.party = setup.party;
+    this.first = setup.first;
+    this.outbound = setup.outbound;
+    this.ringTimeoutMs = setup.ringTimeoutMs;
+    this.callbacks = setup.callbacks;
+    this.headers = setup.headers;
+    this.actor = createActor(callMachine, { input: { call: this }, clock: rt.clock });
+    this.actor.start();
+  }
+
+  get ended(): boolean {
+    return this.actor === null;
+  }
+
+  /** Starts the call: outbound dials its party, inbound rings and fetches its first document. */
+  begin(): void {
+    if (this.outbound) {
+      this.setStatus('queued', 'initiated');
+      this.rt.clock.setTimeout(() => this.dial(), 0);
+    } else {
+      const first = this.first!;
+      this.first = null;
+      this.actor?.send({ type: 'RING_INBOUND', start: first });
+    }
+  }
+
+  private dial(): void {
+    if (!this.actor) return;
+    const party = this.party;
+    if (party.outcome === 'fail') {
+      this.end('failed');
+      return;
+    }
+    this.actor.send({ type: 'RING' });
+    if (party.outcome === 'no-answer') return;
+    this.rt.clock.setTimeout(
+      () => {
+        if (!this.actor || this.record.status !== 'ringing') return;
+        if (party.outcome === 'busy') this.end('busy');
+        else this.answer();
+      },
+      (party.answerAfter ?? 0) * 1000,
+    );
+  }
+
+  /** Answers the call (inbound: when its first answering verb runs). */
+  answer(): void {
+    if (!this.actor || this.record.status === 'in-progress') return;
+    this.actor.send({ type: 'ANSWER' });
+    if (this.first && this.actor) {
+      const first = this.first;
+      this.first = null;
+      this.actor.send({ type: 'RUN', start: first });
+    }
+  }
+
+  /** Replaces the running script with another document (redirect of a live call). */
+  run(start: ScriptStart): void {
+    this.actor?.send({ type: 'RUN', start });
+  }
+
+  /** Ends the call with `status` (completed when answered; failed/busy/no-answer/canceled otherwise). */
+  end(status: CallStatus): void {
+    this.actor?.send({ type: 'END', status });
+  }
+
+  /** The party hangs up: completed once answered, canceled while ringing. */
+  partyHangup(): void {
+    this.end(this.record.status === 'in-progress' ? 'completed' : 'canceled');
+  }
+
+  // --- machine hooks ---
+
+  enteredRinging(): void {
+    this.setStatus('ringing', 'ringing');
+  }
+
+  enteredInProgress(): void {
+    this.record.startTime = this.rt.clock.now();
+    this.setStatus('in-progress', 'answered');
+    this.scheduleParty();
+  }
+
+  enteredEnded(status: CallStatus): void {
+    const now = this.rt.clock.now();
+    const r = this.record;
+    r.endTime = now;
+    r.duration = r.startTime === undefined ? 0 : Math.ceil((now - r.startTime) / 1000);
+    this.actor = null;
+    this.inputs = null;
+    if (this.partyTimers) for (const t of this.partyTimers) this.rt.clock.clearTimeout(t);
+    this.partyTimers = null;
+    this.setStatus(status, 'completed');
+    this.rt.ended(this);
+    const script = this.script;
+    this.script = null;
+    if (script) script.stop();
+    else this.interrupt('ended');
+  }
+
+  startScript(start: ScriptStart): void {
+    this.script?.stop();
+    const ctx = new ScriptContext(this, start.url);
+    this.script = ctx;
+    void runScript(this, start, ctx);
+  }
+
+  // --- status and callbacks ---
+
+  private setStatus(status: CallStatus, event: CallEventName): void {
+    const r = this.record;
+    const now = this.rt.clock.now();
+    r.status = status;
+    r.dateUpdated = now;
+    this.rt.sink.call?.(r);
+    this.rt.listener?.({ type: 'call-status', at: now, callSid: r.sid, status, direction: r.direction });
+    const cb = this.callbacks;
+    if (cb?.events.has(event)) {
+      const params = callbackParams(
+        this.params(),
+        now,
+        this.sequence++,
+        event === 'completed' ? r.duration : undefined,
+      );
+      this.rt.request(r.sid, 'status-callback', cb.url, cb.method, params).then((res) => {
+        if (res.status < 200 || res.status >= 300) {
+          const why = res.status === 0 ? res.error : `HTTP ${res.status}`;
+          this.rt.notify(r.sid, '11205', 1, `status callback failed: ${why}`, cb.url);
+        }
+      });
+    }
+  }
+
+  // --- party behaviour ---
+
+  private scheduleParty(): void {
+    const p = this.party;
+    if (!p.digits?.length && !p.speech?.length && p.hangupAfter === undefined) return;
+    const clock = this.rt.clock;
+    const timers: TimerHandle[] = [];
+    for (const d of p.digits ?? []) {
+      timers.push(clock.setTimeout(() => this.deliver({ kind: 'dtmf', keys: d.keys }), d.at * 1000));
+    }
+    for (const s of p.speech ?? []) {
+      timers.push(clock.setTimeout(() => this.deliver({ kind: 'speech', text: s.text }), s.at * 1000));
+    }
+    if (p.hangupAfter !== undefined) {
+      timers.push(clock.setTimeout(() => this.partyHangup(), p.hangupAfter * 1000));
+    }
+    this.partyTimers = timers;
+  }
+
+  /** Input from the party: heard by a listening verb, otherwise lost (as on a real line). */
+  deliver(input: PartyInput): void {
+    if (!this.actor) return;
+    const inputs = this.inputs;
+    this.rt.listener?.({
+      type: 'input',
+      at: this.rt.clock.now(),
+      callSid: this.record.sid,
+      input,
+      heard: inputs !== null,
+    });
+    if (!inputs) return;
+    const resolve = this.pendingResolve;
+    if (resolve) {
+      this.clearPending();
+      resolve(input);
+      return;
+    }
+    inputs.push(input);
+    if (this.interruptOnInput) this.interrupt('input');
+  }
+
+  // --- the script's single wait slot ---
+
+  listen(interrupt: boolean): void {
+    this.inputs ??= [];
+    this.interruptOnInput = interrupt;
+  }
+
+  unlisten(): void {
+    this.inputs = null;
+    this.interruptOnInput = false;
+  }
+
+  wait(ms: number): Promise<void> {
+    if (!this.actor) return Promise.reject(Interrupted.of('ended'));
+    if (this.interruptOnInput && this.inputs?.length) return Promise.reject(Interrupted.of('input'));
+    return new Promise<void>((resolve, reject) => {
+      this.pendingReject = reject;
+      this.pendingTimer = this.rt.clock.setTimeout(() => {
+        this.pendingTimer = null;
+        this.pendingReject = null;
+        resolve();
+      }, ms);
+    });
+  }
+
+  nextInput(ms: number): Promise<PartyInput | null> {
+    if (!this.actor) return Promise.reject(Interrupted.of('ended'));
+    const buffered = this.inputs?.shift();
+    if (buffered) return Promise.resolve(buffered);
+    this.interruptOnInput = false;
+    return new Promise<PartyInput | null>((resolve, reject) => {
+      this.pendingResolve = resolve;
+      this.pendingReject = reject;
+      this.pendingTimer = this.rt.clock.setTimeout(() => {
+        this.clearPending();
+        resolve(null);
+      }, ms);
+    });
+  }
+
+  /** Rejects the pending wait, if any, with `Interrupted(reason)`. */
+  interrupt(reason: InterruptReason): void {
+    const reject = this.pendingReject;
+    if (this.pendingTimer) this.rt.clock.clearTimeout(this.pendingTimer);
+    this.clearPending();
+    reject?.(Interrupted.of(reason));
+  }
+
+  private clearPending(): void {
+    if (this.pendingTimer) this.rt.clock.clearTimeout(this.pendingTimer);
+    this.pendingTimer = null;
+    this.pendingResolve = null;
+    this.pendingReject = null;
+  }
+
+  /** Parameters of a request about this call. */
+  params(extra?: Record<string, string>): Record<string, string> {
+    this.timestamp ??= rfc2822(this.record.dateCreated);
+    const params = voiceParams(this.record, this.headers, this.timestamp);
+    return extra ? Object.assign(params, extra) : params;
+  }
+}

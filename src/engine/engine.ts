@@ -1,0 +1,313 @@
+import { Call } from './call.js';
+import type { Clock } from './clock/clock.js';
+import { RealClock } from './clock/real-clock.js';
+import { DEFAULT_EPOCH, VirtualClock } from './clock/virtual-clock.js';
+import { EngineError } from './errors.js';
+import { createFetcher, type HttpFetcherOptions } from './fetcher.js';
+import { HandlerRegistry } from './handlers.js';
+import { splitTarget } from './params.js';
+import { API_VERSION, type CallRecord, type RecordSink } from './records.js';
+import { Runtime } from './runtime.js';
+import { defaultSettings, type EngineSettings } from './settings.js';
+import { randomSids, seededSids } from './sids.js';
+import { parseCallEvents } from './status-callbacks.js';
+import type {
+  CreateCallParams,
+  EngineEventListener,
+  IncomingCallOptions,
+  NumberConfig,
+  PartyBehaviour,
+  RcmlHandler,
+} from './types.js';
+
+/** Options of `createEngine`. */
+export interface EngineOptions {
+  /** `virtual` (default): deterministic time driven by `advance`/`runUntil*`; `real`: wall clock. */
+  clock?: 'virtual' | 'real';
+  /** Start of virtual time, ms since epoch. Default 2024-01-01T00:00:00Z. */
+  epoch?: number;
+  /** Seed of the sid generator; without it sids are random. */
+  seed?: number;
+  /** Account owning every call. Default a sid drawn from the generator. */
+  accountSid?: string;
+  /** `InstanceId` of calls. Default `rcml-engine`. */
+  instanceId?: string;
+  /** Receives every record as it is created or changes. */
+  sink?: RecordSink;
+  /** Inspection hook: statuses, verbs, requests, responses, party input. */
+  onEvent?: EngineEventListener;
+  /** Behaviour of parties without one of their own. Default: answer at once. */
+  defaultParty?: PartyBehaviour;
+  /** Media constants (speaking rate, default Play length...). */
+  settings?: Partial<EngineSettings>;
+  /** HTTP client options (timeout, redirects). */
+  http?: HttpFetcherOptions;
+  /** Keep ended calls' records for `getCall`/`listCalls`. Default true. */
+  retainCalls?: boolean;
+}
+
+const DEFAULT_RING_TIMEOUT = 60;
+
+/**
+ * Runs calls: fetches RCML (over HTTP or from in-process handlers) and executes it, with
+ * simulated parties at the other end. Create one with `createEngine`.
+ */
+export class Engine {
+  /** The engine's clock (a `VirtualClock` unless `clock: 'real'`). */
+  readonly clock: Clock;
+  private readonly rt: Runtime;
+  private readonly handlers = new HandlerRegistry();
+  private readonly numbers = new Map<string, NumberConfig>();
+  private closed = false;
+
+  constructor(options: EngineOptions = {}) {
+    this.clock =
+      options.clock === 'real' ? new RealClock() : new VirtualClock(options.epoch ?? DEFAULT_EPOCH);
+    const sids = options.seed === undefined ? randomSids() : seededSids(options.seed);
+    this.rt = new Runtime(
+      this.clock,
+      sids,
+      options.sink ?? {},
+      options.accountSid ?? sids.next('AC'),
+      options.instanceId ?? 'rcml-engine',
+      { ...defaultSettings, ...options.settings },
+      createFetcher(this.handlers, { ordered: options.clock !== 'real', ...options.http }),
+      options.defaultParty ?? { outcome: 'answer', answerAfter: 0 },
+      options.onEvent,
+    );
+    this.rt.retainCalls = options.retainCalls ?? true;
+  }
+
+  /** Account sid of the engine's calls. */
+  get accountSid(): string {
+    return this.rt.accountSid;
+  }
+
+  /** Current clock time, ms since epoch. */
+  now(): number {
+    return this.clock.now();
+  }
+
+  /** Serves requests for `urlOrPrefix` in process (a key ending in `/` or `*` is a prefix). */
+  registerHandler(urlOrPrefix: string, handler: RcmlHandler): void {
+    this.handlers.register(urlOrPrefix, handler);
+  }
+
+  /** Routes inbound calls to `number` to its voice URL. */
+  setNumber(number: string, config: NumberConfig): void {
+    this.numbers.set(number, config);
+  }
+
+  /** Sets how the party at `address` (number, `client:` or `sip:` address) behaves. */
+  setParty(address: string, behaviour: PartyBehaviour): void {
+    this.rt.parties.set(address, behaviour);
+  }
+
+  /** Sets the behaviour of parties without one of their own. */
+  setDefaultParty(behaviour: PartyBehaviour): void {
+    this.rt.defaultParty = behaviour;
+  }
+
+  /** Places an outbound call (SPEC POST Calls); the record is returned at once, `queued`. */
+  createCall(params: CreateCallParams): Readonly<CallRecord> {
+    this.assertOpen();
+    for (const field of ['From', 'To', 'Url'] as const) {
+      if (typeof params[field] !== 'string' || !params[field].trim()) {
+        throw new EngineError('invalid-params', `${field}: required`);
+      }
+    }
+    for (const field of ['Url', 'FallbackUrl', 'StatusCallback'] as const) {
+      const v = params[field];
+      if (v !== undefined && !URL.canParse(v))
+        throw new EngineError('invalid-params', `${field}: not a valid URL: '${v}'`);
+    }
+    for (const field of ['Method', 'FallbackMethod', 'StatusCallbackMethod'] as const) {
+      const v = params[field];
+      if (v !== undefined && v !== 'GET' && v !== 'POST') {
+        throw new EngineError('invalid-params', `${field}: must be GET or POST, got '${v}'`);
+      }
+    }
+    const timeout = params.Timeout ?? DEFAULT_RING_TIMEOUT;
+    if (!Number.isFinite(timeout) || timeout <= 0) {
+      throw new EngineError(
+        'invalid-params',
+        `Timeout: must be a positive number of seconds, got ${timeout}`,
+      );
+    }
+    const events = parseCallEvents(params.StatusCallbackEvent);
+    if (typeof events === 'string') throw new EngineError('invalid-params', events);
+    const target = splitTarget(params.To);
+    const headers = params.headers || target.headers ? { ...target.headers, ...params.headers } : undefined;
+    const record = this.newRecord('outbound-api', params.From, params.To);
+    const call = new Call(this.rt, {
+      record,
+      party: this.rt.party(params.To),
+      outbound: true,
+      ringTimeoutMs: timeout * 1000,
+      headers,
+      first: {
+        url: params.Url,
+        method: params.Method ?? 'POST',
+        kind: 'rcml',
+        fallback: params.FallbackUrl
+          ? { url: params.FallbackUrl, method: params.FallbackMethod ?? 'POST' }
+          : undefined,
+      },
+      callbacks: params.StatusCallback
+        ? { url: params.StatusCallback, method: params.StatusCallbackMethod ?? 'POST', events }
+        : undefined,
+    });
+    this.rt.live.set(record.sid, call);
+    call.begin();
+    return record;
+  }
+
+  /**
+   * A party at `from` calls `to`. The call rings while the number's voice URL is fetched; a
+   * number without configuration gives a `failed` call and a notification.
+   */
+  incomingCall(from: string, to: string, options: IncomingCallOptions = {}): Readonly<CallRecord> {
+    this.assertOpen();
+    const record = this.newRecord('inbound', from, to);
+    record.callerName = options.callerName;
+    record.forwardedFrom = options.forwardedFrom;
+    const number = this.numbers.get(to);
+    record.phoneNumberSid = number?.sid;
+    const call = new Call(this.rt, {
+      record,
+      party: this.rt.party(from),
+      outbound: false,
+      ringTimeoutMs: 0,
+      headers: options.headers,
+      first: {
+        url: number?.voiceUrl ?? '',
+        method: number?.voiceMethod ?? 'POST',
+        kind: 'rcml',
+        fallback: number?.voiceFallbackUrl
+          ? { url: number.voiceFallbackUrl, method: number.voiceFallbackMethod ?? 'POST' }
+          : undefined,
+      },
+      callbacks: number?.statusCallback
+        ? {
+            url: number.statusCallback,
+            method: number.statusCallbackMethod ?? 'POST',
+            events: new Set(['completed']),
+          }
+        : undefined,
+    });
+    this.rt.live.set(record.sid, call);
+    if (!number) {
+      this.rt.notify(record.sid, 'engine.unknown-number', 0, `no voice configuration for number '${to}'`);
+      call.end('failed');
+      return record;
+    }
+    call.begin();
+    return record;
+  }
+
+  /** The party on a live call presses `keys` now. */
+  sendDigits(callSid: string, keys: string): void {
+    this.liveCall(callSid).deliver({ kind: 'dtmf', keys });
+  }
+
+  /** The party on a live call says `text` now. */
+  sendSpeech(callSid: string, text: string): void {
+    this.liveCall(callSid).deliver({ kind: 'speech', text });
+  }
+
+  /** The party on a live call hangs up (completed if answered, canceled while ringing). */
+  hangupParty(callSid: string): void {
+    this.liveCall(callSid).partyHangup();
+  }
+
+  /** A call's record, or undefined. */
+  getCall(sid: string): Readonly<CallRecord> | undefined {
+    return this.rt.records.get(sid);
+  }
+
+  /** Every retained call record, in creation order. */
+  listCalls(): ReadonlyArray<Readonly<CallRecord>> {
+    return [...this.rt.records.values()];
+  }
+
+  /** Number of calls not yet ended. */
+  get liveCount(): number {
+    return this.rt.live.size;
+  }
+
+  /**
+   * The live call object, for layers that extend the engine (Dial, queues, live modification).
+   * Throws `unknown-call` when the sid is not a live call.
+   */
+  liveCall(callSid: string): Call {
+    const call = this.rt.live.get(callSid);
+    if (!call) throw new EngineError('unknown-call', `no live call with sid '${callSid}'`);
+    return call;
+  }
+
+  /** Advances virtual time by `seconds`, running everything due on the way. */
+  advance(seconds: number): Promise<void> {
+    return this.virtual().advance(seconds);
+  }
+
+  /** Runs virtual time up to `time` (ms since epoch). */
+  runUntil(time: number): Promise<void> {
+    return this.virtual().runUntil(time);
+  }
+
+  /**
+   * Runs until nothing is pending (or `limitSeconds` of virtual time, default 7 days, passed).
+   * Returns true when idle was reached.
+   */
+  runUntilIdle(limitSeconds?: number): Promise<boolean> {
+    return this.virtual().runUntilIdle(limitSeconds);
+  }
+
+  /** Hangs up every live call, waits for in-flight requests and closes HTTP connections. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const call of [...this.rt.live.values()]) {
+      call.end(call.record.status === 'in-progress' ? 'completed' : 'canceled');
+    }
+    await this.clock.whenSettled();
+    await this.rt.fetcher.close();
+  }
+
+  private virtual(): VirtualClock {
+    if (!(this.clock instanceof VirtualClock)) {
+      throw new EngineError(
+        'clock-not-virtual',
+        'this engine runs on the real clock; time cannot be advanced',
+      );
+    }
+    return this.clock;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new EngineError('closed', 'the engine is closed');
+  }
+
+  private newRecord(direction: CallRecord['direction'], from: string, to: string): CallRecord {
+    const now = this.clock.now();
+    const record: CallRecord = {
+      sid: this.rt.sids.next('CA'),
+      accountSid: this.rt.accountSid,
+      direction,
+      from,
+      to,
+      status: 'queued',
+      instanceId: this.rt.instanceId,
+      apiVersion: API_VERSION,
+      dateCreated: now,
+      dateUpdated: now,
+    };
+    if (this.rt.retainCalls) this.rt.records.set(record.sid, record);
+    return record;
+  }
+}
+
+/** Creates an engine. */
+export function createEngine(options: EngineOptions = {}): Engine {
+  return new Engine(options);
+}

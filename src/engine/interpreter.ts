@@ -1,0 +1,80 @@
+import type { Verb } from '../rcml/model.js';
+import type { Call } from './call.js';
+import type { ScriptStart } from './call-machine.js';
+import { loadDocument } from './documents.js';
+import { Interrupted } from './errors.js';
+import type { ScriptContext } from './script-context.js';
+import { verbHandlers } from './verbs/index.js';
+import { NEXT, type VerbOutcome } from './verbs/types.js';
+import { unknownVerb } from './verbs/unknown.js';
+
+/** Verbs that run on a ringing inbound call without answering it. */
+const NON_ANSWERING = new Set<Verb['verb']>(['Pause', 'Reject', 'Hangup', 'Redirect', 'Unknown']);
+
+/**
+ * Runs a call's script: fetch a document, execute its verbs, follow redirects and actions,
+ * hang up at the end. The first document alone may fall back to its fallback URL. Returns
+ * when the call ends or the script is stopped (another document replaced it).
+ */
+export async function runScript(call: Call, start: ScriptStart, ctx: ScriptContext): Promise<void> {
+  const signal = ctx.signal;
+  try {
+    let url = start.url;
+    let method = start.method;
+    let kind = start.kind;
+    let params = start.params;
+    let fallback = start.fallback;
+    for (;;) {
+      let doc = await loadDocument(call, url, method, kind, params);
+      if (signal.aborted) return;
+      if (!doc.ok && fallback) {
+        call.rt.notify(call.record.sid, doc.code, doc.log, doc.message, doc.url);
+        doc = await loadDocument(call, fallback.url, fallback.method, 'fallback', params);
+        if (signal.aborted) return;
+      }
+      fallback = undefined;
+      if (!doc.ok) {
+        call.rt.notify(call.record.sid, doc.code, doc.log, doc.message, doc.url);
+        call.end(call.record.status === 'in-progress' ? 'completed' : 'failed');
+        return;
+      }
+      ctx.documentUrl = doc.url;
+      const outcome = await runVerbs(call, ctx, doc.verbs);
+      if (signal.aborted) return;
+      if (outcome.kind === 'fetch') {
+        ({ url, method, params } = outcome);
+        kind = outcome.requestKind;
+        continue;
+      }
+      call.end(outcome.kind === 'end' ? outcome.status : 'completed');
+      return;
+    }
+  } catch (err) {
+    if (err instanceof Interrupted || signal.aborted) return;
+    const message = err instanceof Error ? err.message : String(err);
+    call.rt.notify(call.record.sid, 'engine.internal', 0, `interpreter error: ${message}`, ctx.documentUrl);
+    call.end(call.record.status === 'in-progress' ? 'completed' : 'failed');
+  }
+}
+
+async function runVerbs(call: Call, ctx: ScriptContext, verbs: readonly Verb[]): Promise<VerbOutcome> {
+  const listener = call.rt.listener;
+  for (const verb of verbs) {
+    if (ctx.signal.aborted || call.ended) throw Interrupted.of('ended');
+    if (call.record.status === 'ringing' && !NON_ANSWERING.has(verb.verb)) call.answer();
+    if (listener) {
+      const name = verb.verb === 'Unknown' ? verb.name : verb.verb;
+      listener({
+        type: 'verb',
+        at: ctx.now(),
+        callSid: call.record.sid,
+        verb: name,
+        documentUrl: ctx.documentUrl,
+      });
+    }
+    const handler = verbHandlers[verb.verb] ?? unknownVerb;
+    const outcome = await handler(ctx, verb);
+    if (outcome !== NEXT && outcome.kind !== 'next') return outcome;
+  }
+  return NEXT;
+}

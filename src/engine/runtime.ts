@@ -1,0 +1,106 @@
+import type { HttpMethod, ParseResult } from '../rcml/model.js';
+import { parseRcml } from '../rcml/parse.js';
+import type { Call } from './call.js';
+import type { Clock } from './clock/clock.js';
+import type { Fetcher, FetchResult } from './fetcher.js';
+import type { CallRecord, NotificationRecord, RecordSink } from './records.js';
+import type { EngineSettings } from './settings.js';
+import type { SidGenerator } from './sids.js';
+import type { EngineEventListener, PartyBehaviour, RequestKind } from './types.js';
+
+const PARSE_CACHE_SIZE = 256;
+
+/** Services shared by every call of one engine. Internal: the public face is `Engine`. */
+export class Runtime {
+  /** Seconds of media per URL, learnt from WAV headers. */
+  readonly mediaSeconds = new Map<string, number>();
+  private readonly parsed = new Map<string, ParseResult>();
+  readonly parties = new Map<string, PartyBehaviour>();
+  /** Calls not yet ended, by sid. */
+  readonly live = new Map<string, Call>();
+  /** Every call's record, by sid, in creation order (unless `retainCalls` is off). */
+  readonly records = new Map<string, CallRecord>();
+  retainCalls = true;
+  private requestCount = 0;
+
+  constructor(
+    readonly clock: Clock,
+    readonly sids: SidGenerator,
+    readonly sink: RecordSink,
+    readonly accountSid: string,
+    readonly instanceId: string,
+    readonly settings: EngineSettings,
+    readonly fetcher: Fetcher,
+    public defaultParty: PartyBehaviour,
+    readonly listener: EngineEventListener | undefined,
+  ) {}
+
+  /** Behaviour of an address: exact match, then without URI parameters, then the default. */
+  party(address: string): PartyBehaviour {
+    const exact = this.parties.get(address);
+    if (exact) return exact;
+    const q = address.indexOf('?');
+    if (q >= 0) {
+      const bare = this.parties.get(address.slice(0, q));
+      if (bare) return bare;
+    }
+    return this.defaultParty;
+  }
+
+  /** A call has ended: it leaves the live set (its record stays unless not retained). */
+  ended(call: Call): void {
+    this.live.delete(call.record.sid);
+    if (!this.retainCalls) this.records.delete(call.record.sid);
+  }
+
+  /** Parses RCML, reusing the result for a body seen recently (documents are immutable values). */
+  parse(xml: string): ParseResult {
+    const hit = this.parsed.get(xml);
+    if (hit) return hit;
+    const result = parseRcml(xml);
+    if (this.parsed.size >= PARSE_CACHE_SIZE) {
+      const oldest = this.parsed.keys().next().value;
+      if (oldest !== undefined) this.parsed.delete(oldest);
+    }
+    this.parsed.set(xml, result);
+    return result;
+  }
+
+  /** Makes a request: logged as `request`/`response` events and tracked by the clock. */
+  request(
+    callSid: string | undefined,
+    kind: RequestKind,
+    url: string,
+    method: HttpMethod,
+    params: Record<string, string>,
+    binary = false,
+  ): Promise<FetchResult> {
+    const listener = this.listener;
+    const id = ++this.requestCount;
+    if (listener) listener({ type: 'request', id, at: this.clock.now(), callSid, kind, url, method, params });
+    const work = this.fetcher.fetch({ url, method, params, binary });
+    const logged = listener
+      ? work.then((res) => {
+          const at = this.clock.now();
+          listener({ type: 'response', id, at, callSid, kind, url, status: res.status, error: res.error });
+          return res;
+        })
+      : work;
+    return this.clock.track(logged);
+  }
+
+  /** Records a notification for a call (or the account). */
+  notify(callSid: string | undefined, code: string, log: 0 | 1, message: string, url?: string): void {
+    const record: NotificationRecord = {
+      sid: this.sids.next('NO'),
+      accountSid: this.accountSid,
+      callSid,
+      code,
+      log,
+      message,
+      url,
+      dateCreated: this.clock.now(),
+    };
+    this.sink.notification?.(record);
+  }
+}

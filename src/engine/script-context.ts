@@ -1,0 +1,155 @@
+import type { HttpMethod, Verb } from '../rcml/model.js';
+import type { Call } from './call.js';
+import type { FetchResult } from './fetcher.js';
+import type { GatherRecord, MessageRecord, RecordingRecord } from './records.js';
+import type { EngineSettings } from './settings.js';
+import type { PartyInput, RequestKind } from './types.js';
+import { verbHandlers } from './verbs/index.js';
+import type { ScriptSignal, VerbContext, VerbOutcome } from './verbs/types.js';
+import { unknownVerb } from './verbs/unknown.js';
+import { readWavInfo } from './wav.js';
+
+/** The `VerbContext` of one script run: a thin view over its call and the engine runtime. */
+export class ScriptContext implements VerbContext, ScriptSignal {
+  private stopped = false;
+  private cleanups: Array<() => void> | null = null;
+
+  constructor(
+    private readonly owner: Call,
+    public documentUrl: string,
+  ) {}
+
+  get signal(): ScriptSignal {
+    return this;
+  }
+
+  get aborted(): boolean {
+    return this.stopped;
+  }
+
+  onAbort(cleanup: () => void): void {
+    if (this.stopped) cleanup();
+    else {
+      this.cleanups ??= [];
+      this.cleanups.push(cleanup);
+    }
+  }
+
+  /** Stops this script: its pending wait is interrupted and its cleanups run. */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.owner.interrupt(this.owner.ended ? 'ended' : 'replaced');
+    const cleanups = this.cleanups;
+    this.cleanups = null;
+    if (cleanups) for (const fn of cleanups) fn();
+  }
+
+  get call() {
+    return this.owner.record;
+  }
+
+  get settings(): EngineSettings {
+    return this.owner.rt.settings;
+  }
+
+  now(): number {
+    return this.owner.rt.clock.now();
+  }
+
+  wait(seconds: number): Promise<void> {
+    return this.owner.wait(seconds * 1000);
+  }
+
+  listen(interrupt: boolean): void {
+    this.owner.listen(interrupt);
+  }
+
+  nextInput(seconds: number): Promise<PartyInput | null> {
+    return this.owner.nextInput(seconds * 1000);
+  }
+
+  unlisten(): void {
+    this.owner.unlisten();
+  }
+
+  resolveUrl(url: string): string | undefined {
+    try {
+      return new URL(url.trim(), this.documentUrl).toString();
+    } catch {
+      return undefined;
+    }
+  }
+
+  newSid(prefix: string): string {
+    return this.owner.rt.sids.next(prefix);
+  }
+
+  notify(code: string, log: 0 | 1, message: string, url?: string): void {
+    this.owner.rt.notify(this.owner.record.sid, code, log, message, url ?? this.documentUrl);
+  }
+
+  gather(record: GatherRecord): void {
+    this.owner.rt.sink.gather?.(record);
+  }
+
+  recording(record: RecordingRecord, wav: Uint8Array): void {
+    this.owner.rt.sink.recording?.(record, wav);
+  }
+
+  message(record: MessageRecord): void {
+    this.owner.rt.sink.message?.(record);
+  }
+
+  fetchMedia(url: string): Promise<FetchResult> {
+    return this.owner.rt.request(this.owner.record.sid, 'media', url, 'GET', {}, true);
+  }
+
+  async mediaSeconds(url: string): Promise<number> {
+    const cache = this.owner.rt.mediaSeconds;
+    const known = cache.get(url);
+    if (known !== undefined) return known;
+    const res = await this.fetchMedia(url);
+    let seconds: number | undefined;
+    if (res.status >= 200 && res.status < 300) {
+      const bytes = typeof res.body === 'string' ? new TextEncoder().encode(res.body) : res.body;
+      seconds = readWavInfo(bytes)?.duration;
+    }
+    if (seconds === undefined) {
+      const why = res.status === 0 ? res.error : res.status >= 300 ? `HTTP ${res.status}` : 'not a WAV file';
+      this.notify(
+        '11205',
+        1,
+        `media length unknown (${why}); using ${this.settings.playDefaultSeconds} s`,
+        url,
+      );
+      return this.settings.playDefaultSeconds;
+    }
+    cache.set(url, seconds);
+    return seconds;
+  }
+
+  send(kind: RequestKind, url: string, method: HttpMethod, params: Record<string, string>): void {
+    const sid = this.owner.record.sid;
+    this.owner.rt.request(sid, kind, url, method, params).then((res) => {
+      if (res.status < 200 || res.status >= 300) {
+        const why = res.status === 0 ? res.error : `HTTP ${res.status}`;
+        this.owner.rt.notify(sid, '11205', 1, `${kind} request failed: ${why}`, url);
+      }
+    });
+  }
+
+  run(verb: Verb): Promise<VerbOutcome> {
+    const handler = verbHandlers[verb.verb] ?? unknownVerb;
+    return handler(this, verb);
+  }
+
+  isRinging(): boolean {
+    return this.owner.record.status !== 'in-progress';
+  }
+
+  /** Request parameters of this call plus `extra`. */
+  params(extra?: Record<string, string>): Record<string, string> {
+    return this.owner.params(extra);
+  }
+}

@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+
+/** Draws sids: a prefix (`CA`, `RE`, `GA`, `NO`, `SM`...) followed by 32 lowercase hex digits. */
+export interface SidGenerator {
+  next(prefix: string): string;
+}
+
+const BYTE_HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const hex8 = (n: number): string =>
+  BYTE_HEX[n >>> 24] + BYTE_HEX[(n >>> 16) & 255] + BYTE_HEX[(n >>> 8) & 255] + BYTE_HEX[n & 255];
+
+/** Deterministic generator (sfc32) so that a seeded run always yields the same sids. */
+export function seededSids(seed: number): SidGenerator {
+  let a = 0x9e3779b9;
+  let b = 0x243f6a88;
+  let c = 0xb7e15162;
+  let d = seed >>> 0;
+  const nextWord = (): number => {
+    const t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+    return t >>> 0;
+  };
+  for (let i = 0; i < 12; i++) nextWord();
+  return {
+    next(prefix) {
+      return prefix + hex8(nextWord()) + hex8(nextWord()) + hex8(nextWord()) + hex8(nextWord());
+    },
+  };
+}
+
+/** Cryptographically random sids, for servers. */
+export function randomSids(): SidGenerator {
+  return { next: (prefix) => prefix + randomBytes(16).toString('hex') };
+}

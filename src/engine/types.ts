@@ -1,0 +1,120 @@
+import type { HttpMethod } from '../rcml/model.js';
+import type { CallDirection, CallStatus } from './records.js';
+
+/** What kind of request the engine made: the first document, an action, a status callback... */
+export type RequestKind =
+  | 'rcml'
+  | 'fallback'
+  | 'redirect'
+  | 'action'
+  | 'media'
+  | 'status-callback'
+  | 'sms-status-callback';
+
+/** Request handed to an in-process handler (the shape a Visual Designer render function takes). */
+export interface HandlerRequest {
+  /** Resolved URL as the document named it; engine parameters are in `params`, not the query. */
+  url: string;
+  method: HttpMethod;
+  params: Record<string, string>;
+}
+
+/** Response of an in-process handler. Media handlers may return bytes. */
+export interface HandlerResponse {
+  status: number;
+  contentType: string;
+  body: string | Uint8Array;
+}
+
+/** In-process stand-in for a web server, registered by URL or URL prefix. */
+export type RcmlHandler = (req: HandlerRequest) => Promise<HandlerResponse> | HandlerResponse;
+
+/** Input a party gives a live call. */
+export type PartyInput = { kind: 'dtmf'; keys: string } | { kind: 'speech'; text: string };
+
+/**
+ * How a simulated phone, client or SIP endpoint behaves. Times are seconds; `digits`,
+ * `speech` and `hangupAfter` count from the moment the call is answered.
+ */
+export interface PartyBehaviour {
+  /** What happens when the party is called (outbound legs). Default `answer`. */
+  outcome?: 'answer' | 'busy' | 'no-answer' | 'fail';
+  /** Ringing time before the outcome. Default 0. */
+  answerAfter?: number;
+  /** Keys pressed at given times. */
+  digits?: ReadonlyArray<{ at: number; keys: string }>;
+  /** Phrases spoken at given times (delivered to speech Gathers, heard by Record). */
+  speech?: ReadonlyArray<{ at: number; text: string }>;
+  /** The party hangs up this long after the answer. */
+  hangupAfter?: number;
+}
+
+/** Voice configuration of a phone number the engine routes inbound calls to. */
+export interface NumberConfig {
+  voiceUrl: string;
+  voiceMethod?: HttpMethod;
+  voiceFallbackUrl?: string;
+  voiceFallbackMethod?: HttpMethod;
+  statusCallback?: string;
+  statusCallbackMethod?: HttpMethod;
+  /** Sid reported as the call's `phoneNumberSid`. */
+  sid?: string;
+}
+
+/** Parameters of an outbound call: the SPEC's POST Calls form fields. */
+export interface CreateCallParams {
+  From: string;
+  /** Number, `client:<name>` or `sip:<user>@<host>` (URI parameters become custom headers). */
+  To: string;
+  Url: string;
+  Method?: HttpMethod;
+  FallbackUrl?: string;
+  FallbackMethod?: HttpMethod;
+  StatusCallback?: string;
+  StatusCallbackMethod?: HttpMethod;
+  /** Comma-separated list or array of initiated, ringing, answered, completed. */
+  StatusCallbackEvent?: string | ReadonlyArray<string>;
+  /** Ring seconds before no-answer. Default 60. */
+  Timeout?: number;
+  /** Extra custom SIP headers (`X-<name>`). */
+  headers?: Record<string, string>;
+}
+
+/** Options of an inbound call. */
+export interface IncomingCallOptions {
+  callerName?: string;
+  forwardedFrom?: string;
+  /** Custom SIP headers (`X-<name>`), sent as `SipHeader_X-<name>` parameters. */
+  headers?: Record<string, string>;
+}
+
+/** Everything the engine reports through `onEvent`, in the order it happened. */
+export type EngineEvent =
+  | { type: 'call-status'; at: number; callSid: string; status: CallStatus; direction: CallDirection }
+  | { type: 'verb'; at: number; callSid: string; verb: string; documentUrl: string }
+  | {
+      type: 'request';
+      /** Numbers requests of one engine from 1; the matching `response` carries the same id. */
+      id: number;
+      at: number;
+      callSid?: string;
+      kind: RequestKind;
+      url: string;
+      method: HttpMethod;
+      params: Record<string, string>;
+    }
+  | {
+      type: 'response';
+      id: number;
+      at: number;
+      callSid?: string;
+      kind: RequestKind;
+      url: string;
+      /** HTTP status, 0 for an I/O error. */
+      status: number;
+      error?: string;
+    }
+  | { type: 'input'; at: number; callSid: string; input: PartyInput; heard: boolean };
+
+/** Listener of engine events (inspection hook). */
+export type EngineEventListener = (event: EngineEvent) => void;

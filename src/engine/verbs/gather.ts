@@ -1,0 +1,133 @@
+import type { Gather } from '../../rcml/model.js';
+import { gatherDefaults } from '../../rcml/verbs/gather.js';
+import { Interrupted } from '../errors.js';
+import { API_VERSION, type GatherRecord } from '../records.js';
+import { speakingSeconds } from '../settings.js';
+import { actionOutcome } from './action.js';
+import { NEXT, type VerbContext, type VerbOutcome } from './types.js';
+
+const DTMF_KEY = /[0-9*#]/;
+
+interface GatherResult {
+  digits: string;
+  speech?: string;
+  /** Why collection stopped without a result: `timeout` or `hangup`. */
+  failure?: string;
+}
+
+/**
+ * Collects DTMF and/or speech. Prompts play first and stop at the first input; collection ends
+ * on `finishOnKey` (not included), `numDigits`, speech, or `timeout` seconds without input.
+ * With a result (or `actionOnEmptyResult`) and an action, the action's document replaces this
+ * one; otherwise the next verb runs. Every Gather writes one DTMF or Speech record.
+ */
+export async function gatherVerb(ctx: VerbContext, verb: Gather): Promise<VerbOutcome> {
+  const result: GatherResult = { digits: '' };
+  ctx.listen(true);
+  try {
+    await playPrompts(ctx, verb);
+    await collect(ctx, verb, result);
+  } catch (err) {
+    if (err instanceof Interrupted && err.reason === 'ended') {
+      result.failure = 'hangup';
+      writeRecord(ctx, verb, result);
+    }
+    throw err;
+  } finally {
+    ctx.unlisten();
+  }
+  writeRecord(ctx, verb, result);
+  const empty = !result.digits && result.speech === undefined;
+  const actionOnEmpty = verb.actionOnEmptyResult ?? gatherDefaults.actionOnEmptyResult;
+  if (!verb.action || (empty && !actionOnEmpty)) return NEXT;
+  const params: Record<string, string> = {};
+  if (result.speech !== undefined) {
+    params.SpeechResult = result.speech;
+    params.Confidence = String(ctx.settings.speechConfidence);
+  } else {
+    params.Digits = result.digits;
+  }
+  return actionOutcome(ctx, 'Gather', verb.action, verb.method ?? gatherDefaults.method, ctx.params(params));
+}
+
+async function playPrompts(ctx: VerbContext, verb: Gather): Promise<void> {
+  try {
+    for (const prompt of verb.prompts) await ctx.run(prompt);
+  } catch (err) {
+    if (!(err instanceof Interrupted && err.reason === 'input')) throw err;
+  }
+}
+
+async function collect(ctx: VerbContext, verb: Gather, result: GatherResult): Promise<void> {
+  const timeout = verb.timeout ?? gatherDefaults.timeout;
+  const finishOnKey = verb.finishOnKey ?? gatherDefaults.finishOnKey;
+  const input = verb.input ?? gatherDefaults.input;
+  const wantsDtmf = input.includes('dtmf');
+  const wantsSpeech = input.includes('speech');
+  for (;;) {
+    const next = await ctx.nextInput(timeout);
+    if (!next) break;
+    if (next.kind === 'speech') {
+      if (!wantsSpeech) continue;
+      result.speech = next.text;
+      return;
+    }
+    if (!wantsDtmf) continue;
+    for (const key of next.keys) {
+      if (!DTMF_KEY.test(key)) continue;
+      if (finishOnKey && key === finishOnKey) return;
+      result.digits += key;
+      if (verb.numDigits && result.digits.length >= verb.numDigits) return;
+    }
+  }
+  if (!result.digits) result.failure = 'timeout';
+}
+
+function writeRecord(ctx: VerbContext, verb: Gather, result: GatherResult): void {
+  const timeout = verb.timeout ?? gatherDefaults.timeout;
+  const input = verb.input ?? gatherDefaults.input;
+  const ok = result.failure === undefined || result.digits !== '';
+  const status = ok ? 'completed' : 'failed';
+  const reason = ok ? '' : (result.failure ?? '');
+  const actionOnEmptyResult = verb.actionOnEmptyResult ?? gatherDefaults.actionOnEmptyResult;
+  const call = ctx.call;
+  let record: GatherRecord;
+  if (result.speech !== undefined || !input.includes('dtmf')) {
+    const text = result.speech ?? '';
+    record = {
+      kind: 'speech',
+      sid: ctx.newSid('GA'),
+      accountSid: call.accountSid,
+      callSid: call.sid,
+      dateCreated: ctx.now(),
+      preTimeout: timeout,
+      postTimeout: timeout,
+      actionOnEmptyResult,
+      status,
+      reason,
+      apiVersion: API_VERSION,
+      provider: ctx.settings.speechProvider,
+      language: verb.language ?? gatherDefaults.language,
+      hints: verb.hints ?? '',
+      duration: Math.ceil(speakingSeconds(text, ctx.settings)),
+      speechResult: text,
+    };
+  } else {
+    record = {
+      kind: 'dtmf',
+      sid: ctx.newSid('GA'),
+      accountSid: call.accountSid,
+      callSid: call.sid,
+      dateCreated: ctx.now(),
+      preTimeout: timeout,
+      postTimeout: timeout,
+      actionOnEmptyResult,
+      status,
+      reason,
+      apiVersion: API_VERSION,
+      digitsCount: result.digits.length,
+      digits: result.digits,
+    };
+  }
+  ctx.gather(record);
+}

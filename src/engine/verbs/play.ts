@@ -1,0 +1,19 @@
+import type { Play } from '../../rcml/model.js';
+import { playDefaults } from '../../rcml/verbs/play.js';
+import { NEXT, type VerbContext, type VerbOutcome } from './types.js';
+
+/**
+ * Plays audio `loop` times (0: until hang-up). Its length is the WAV's real length when the
+ * URL answers with a WAV file, else `settings.playDefaultSeconds`. A bad URI stops the call.
+ */
+export async function playVerb(ctx: VerbContext, verb: Play): Promise<VerbOutcome> {
+  const url = verb.url ? ctx.resolveUrl(verb.url) : undefined;
+  if (!url) {
+    ctx.notify('11100', 0, `Play: invalid URL '${verb.url}'`);
+    return { kind: 'hangup' };
+  }
+  const seconds = await ctx.mediaSeconds(url);
+  const loop = verb.loop ?? playDefaults.loop;
+  for (let i = 0; loop === 0 || i < loop; i++) await ctx.wait(seconds);
+  return NEXT;
+}

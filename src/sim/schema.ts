@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { createCallParamsSchema } from '../engine/create-call-schema.js';
+
+const seconds = z.number().finite().nonnegative();
+const method = z.enum(['GET', 'POST']);
+const url = z.string().refine((v) => URL.canParse(v), { message: 'must be an absolute URL' });
+
+/** How a simulated party behaves (times in seconds; digits/speech/hangupAfter from the answer). */
+export const partySchema = z
+  .object({
+    outcome: z.enum(['answer', 'busy', 'no-answer', 'fail']).optional(),
+    answerAfter: seconds.optional(),
+    digits: z
+      .array(z.object({ at: seconds, keys: z.string().regex(/^[0-9*#]+$/, 'keys: 0-9, * or #') }).strict())
+      .optional(),
+    speech: z.array(z.object({ at: seconds, text: z.string().min(1) }).strict()).optional(),
+    hangupAfter: seconds.optional(),
+  })
+  .strict();
+
+/** One answer of an app: used when every `when` parameter equals the request's. */
+const appVariantSchema = z
+  .object({
+    when: z.record(z.string(), z.string()).optional(),
+    rcml: z.string(),
+    contentType: z.string().optional(),
+  })
+  .strict();
+
+const numberSchema = z
+  .object({
+    voiceUrl: url,
+    voiceMethod: method.optional(),
+    voiceFallbackUrl: url.optional(),
+    voiceFallbackMethod: method.optional(),
+    statusCallback: url.optional(),
+    statusCallbackMethod: method.optional(),
+  })
+  .strict();
+
+const inboundCallSchema = z
+  .object({
+    at: seconds,
+    from: z.string().min(1),
+    to: z.string().min(1),
+    callerName: z.string().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+  })
+  .strict();
+
+const outboundCallSchema = z.object({ at: seconds, api: createCallParamsSchema }).strict();
+
+/** A scenario file (`rcml simulate`). See docs/scenario.md. */
+export const scenarioSchema = z
+  .object({
+    seed: z.number().int().default(1),
+    until: seconds.refine((v) => v > 0, 'must be more than 0'),
+    epoch: z.iso.datetime().optional(),
+    accountSid: z
+      .string()
+      .regex(/^AC[0-9a-f]{32}$/, 'AC followed by 32 hex digits')
+      .optional(),
+    apps: z.record(url, z.union([z.string(), z.array(appVariantSchema).min(1)])).default({}),
+    numbers: z.record(z.string(), numberSchema).default({}),
+    parties: z.record(z.string(), partySchema).default({}),
+    defaultParty: partySchema.optional(),
+    calls: z.array(z.union([inboundCallSchema, outboundCallSchema])).default([]),
+  })
+  .strict();
+
+/** A validated scenario. */
+export type Scenario = z.infer<typeof scenarioSchema>;
+/** A scenario as written in a file (defaults not yet applied). */
+export type ScenarioInput = z.input<typeof scenarioSchema>;

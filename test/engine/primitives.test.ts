@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { rfc2822 } from '../../src/engine/dates.js';
+import { randomSids, seededSids } from '../../src/engine/sids.js';
+import { readWavInfo, writeWav } from '../../src/engine/wav.js';
+
+describe('sids', () => {
+  it('are a prefix and 32 hex digits, repeatable from a seed', () => {
+    const a = seededSids(42);
+    const b = seededSids(42);
+    const sids = [a.next('CA'), a.next('RE'), a.next('GA')];
+    expect(sids).toEqual([b.next('CA'), b.next('RE'), b.next('GA')]);
+    for (const sid of sids) expect(sid).toMatch(/^(CA|RE|GA)[0-9a-f]{32}$/);
+    expect(new Set(sids.map((s) => s.slice(2))).size).toBe(3);
+    expect(seededSids(43).next('CA')).not.toBe(seededSids(42).next('CA'));
+    expect(randomSids().next('NO')).toMatch(/^NO[0-9a-f]{32}$/);
+  });
+});
+
+describe('wav', () => {
+  it('writes an 8 kHz mono 16-bit PCM file whose header gives its length back', () => {
+    const wav = writeWav(2.5);
+    expect(wav.length).toBe(44 + 2.5 * 8000 * 2);
+    expect(String.fromCharCode(...wav.subarray(0, 4))).toBe('RIFF');
+    expect(readWavInfo(wav)).toEqual({ sampleRate: 8000, channels: 1, bitsPerSample: 16, duration: 2.5 });
+  });
+
+  it('rejects bytes that are not a WAV file', () => {
+    expect(readWavInfo(new TextEncoder().encode('<Response/>'))).toBeUndefined();
+    expect(readWavInfo(new Uint8Array(0))).toBeUndefined();
+  });
+});
+
+describe('rfc2822', () => {
+  it('formats UTC with a numeric offset', () => {
+    expect(rfc2822(Date.UTC(2024, 0, 1, 9, 5, 7))).toBe('Mon, 01 Jan 2024 09:05:07 +0000');
+  });
+});
