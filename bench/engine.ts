@@ -34,6 +34,24 @@ async function ivrInProcess(calls: number, batch: number): Promise<number> {
   return calls / seconds;
 }
 
+/** Two-leg flow: Dial, the callee answers, 60 s bridge, the callee hangs up. */
+async function dialInProcess(calls: number, batch: number): Promise<number> {
+  const engine = createEngine({ seed: 1, retainCalls: false });
+  const body = '<Response><Dial timeout="20">+1999</Dial></Response>';
+  engine.registerHandler('http://app/dial', () => ({ status: 200, contentType: 'text/xml', body }));
+  engine.setNumber('+1000', { voiceUrl: 'http://app/dial' });
+  engine.setParty('+1999', { answerAfter: 2, hangupAfter: 60 });
+  const t0 = performance.now();
+  for (let done = 0; done < calls; done += batch) {
+    for (let i = 0; i < batch; i++) engine.incomingCall('+1555', '+1000');
+    await engine.runUntilIdle();
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  if (engine.liveCount !== 0) throw new Error(`${engine.liveCount} calls still live after the two-leg run`);
+  await engine.close();
+  return calls / seconds;
+}
+
 function parseFloor(sets: number): number {
   const docs = Object.values(DOCS);
   const t0 = performance.now();
@@ -123,6 +141,13 @@ export async function run(): Promise<void> {
   console.log(
     `in-process IVR: ${fmt(engineRate)} calls/s (goal >= 20,000); floor, parsing its 3 documents: ` +
       `${fmt(floor)} sets/s; ratio ${(engineRate / floor).toFixed(2)}`,
+  );
+
+  await dialInProcess(2_000, 1_000); // warm-up
+  const dialRate = await dialInProcess(Math.max(1_000, Math.floor(calls / 2)), 1_000);
+  console.log(
+    `in-process two-leg Dial (answer, 60 s bridge, hang-up): ${fmt(dialRate)} calls/s; ` +
+      `single-leg IVR above: ${fmt(engineRate)} calls/s; ratio ${(dialRate / engineRate).toFixed(2)}`,
   );
 
   await withServer(async (base) => {

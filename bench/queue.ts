@@ -7,6 +7,7 @@
  * round and the best round counts, so a busy machine skews both sides alike.
  */
 import { MemoryQueueStore, QueueMatcher, seededQueueSids } from '../src/queue/index.js';
+import { runScenarioBench } from './queue-scenario.js';
 
 const SIZES = [1_000, 100_000];
 const MATCHES = 100_000;
@@ -81,4 +82,5 @@ export async function run(): Promise<void> {
     `ratio 100,000 / 1,000 waiting: ${(large.match / small.match).toFixed(2)} (goal <= 1.5;` +
       ` floor ratio ${(large.floor / small.floor).toFixed(2)})`,
   );
+  await runScenarioBench();
 }

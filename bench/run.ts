@@ -3,9 +3,9 @@
  * floor measured in the same run, as a ratio.
  */
 const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<void> }> }> = [
+  { name: 'queue', load: () => import('./queue.js') },
   { name: 'rcml', load: () => import('./rcml.js') },
   { name: 'designer', load: () => import('./designer.js') },
-  { name: 'queue', load: () => import('./queue.js') },
   { name: 'engine', load: () => import('./engine.js') },
 ];
 

@@ -12,6 +12,11 @@ export interface ScriptStart {
   params?: Record<string, string>;
   /** Tried once when this, the first document, cannot be fetched or parsed. */
   fallback?: { url: string; method: HttpMethod };
+  /**
+   * Called when the document runs out of verbs, instead of hanging up (Dial screening
+   * documents, documents run beside a bridge).
+   */
+  onEnd?: () => void;
 }
 
 /** What the machine needs from the call object it drives. */

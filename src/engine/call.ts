@@ -11,11 +11,28 @@ import { ScriptContext } from './script-context.js';
 import { type CallEventName, callbackParams, type StatusCallbackConfig } from './status-callbacks.js';
 import type { PartyBehaviour, PartyInput } from './types.js';
 
+/** Media state of a call: muted (silent, no record) and held (Hold/Resume, with records). */
+export interface MediaState {
+  muted: boolean;
+  held: boolean;
+}
+
+/** The bridge a call is in, as far as the call needs to know (see `bridge.ts`). */
+export interface CallBridge {
+  readonly a: Call;
+  readonly b: Call;
+  /** Ends the bridge now; the party that started it decides what happens to each leg. */
+  end(reason: 'modified'): void;
+  /** What happens to the other leg when the bridging verb's script is stopped. */
+  release: 'hangup' | 'keep';
+}
+
 /** How a call is set up; the engine's createCall / incomingCall fill it in. */
 export interface CallSetup {
   record: CallRecord;
   party: PartyBehaviour;
-  first: ScriptStart;
+  /** Document run when the call starts (inbound) or is answered (outbound); none for Dial legs. */
+  first?: ScriptStart;
   outbound: boolean;
   ringTimeoutMs: number;
   callbacks?: StatusCallbackConfig;
@@ -31,12 +48,20 @@ export class Call implements CallHooks {
   readonly ringTimeoutMs: number;
   readonly headers: Record<string, string> | undefined;
   callbacks: StatusCallbackConfig | undefined;
+  /** The bridge this call is in, if any. */
+  bridge: CallBridge | null = null;
+  /** Conference sid this call takes part in, if any. */
+  conferenceSid: string | null = null;
+  readonly media: MediaState = { muted: false, held: false };
   private actor: Actor<typeof callMachine> | null;
   private readonly party: PartyBehaviour;
   private first: ScriptStart | null;
   private readonly outbound: boolean;
   private sequence = 0;
   private script: ScriptContext | null = null;
+  private parallel: ScriptContext | null = null;
+  private stopReason: InterruptReason = 'replaced';
+  private watchers: Array<(call: Call) => void> | null = null;
   private timestamp: string | undefined;
   private partyTimers: TimerHandle[] | null = null;
   private inputs: PartyInput[] | null = null;
@@ -51,7 +76,7 @@ export class Call implements CallHooks {
   ) {
     this.record = setup.record;
     this.party = setup.party;
-    this.first = setup.first;
+    this.first = setup.first ?? null;
     this.outbound = setup.outbound;
     this.ringTimeoutMs = setup.ringTimeoutMs;
     this.callbacks = setup.callbacks;
@@ -106,9 +131,43 @@ export class Call implements CallHooks {
     }
   }
 
-  /** Replaces the running script with another document (redirect of a live call). */
-  run(start: ScriptStart): void {
-    this.actor?.send({ type: 'RUN', start });
+  /**
+   * Replaces the running script with another document (redirect of a live call). The stopped
+   * script's waits are interrupted with `reason` (`replaced`, or `modified` for live modification).
+   */
+  run(start: ScriptStart, reason: InterruptReason = 'replaced'): void {
+    if (!this.actor) return;
+    if (this.outbound && this.record.status !== 'in-progress') {
+      // Not answered yet: the new document runs when it is.
+      this.first = start;
+      return;
+    }
+    this.stopReason = reason;
+    this.actor.send({ type: 'RUN', start });
+    this.stopReason = 'replaced';
+  }
+
+  /**
+   * Runs a document beside the current script (live modification with `StayConnected`): the
+   * running script keeps going; the end of this document leaves the call as it is.
+   */
+  runParallel(start: ScriptStart): void {
+    if (!this.actor) return;
+    this.parallel?.stop('modified');
+    const ctx = new ScriptContext(this, start.url);
+    this.parallel = ctx;
+    void runScript(this, { ...start, onEnd: () => {} }, ctx);
+  }
+
+  /** Calls `fn` after every status change of this call; returns the function that stops it. */
+  watch(fn: (call: Call) => void): () => void {
+    this.watchers ??= [];
+    const list = this.watchers;
+    list.push(fn);
+    return () => {
+      const i = list.indexOf(fn);
+      if (i >= 0) list.splice(i, 1);
+    };
   }
 
   /** Ends the call with `status` (completed when answered; failed/busy/no-answer/canceled otherwise). */
@@ -144,6 +203,8 @@ export class Call implements CallHooks {
     this.partyTimers = null;
     this.setStatus(status, 'completed');
     this.rt.ended(this);
+    this.parallel?.stop('ended');
+    this.parallel = null;
     const script = this.script;
     this.script = null;
     if (script) script.stop();
@@ -151,7 +212,7 @@ export class Call implements CallHooks {
   }
 
   startScript(start: ScriptStart): void {
-    this.script?.stop();
+    this.script?.stop(this.stopReason);
     const ctx = new ScriptContext(this, start.url);
     this.script = ctx;
     void runScript(this, start, ctx);
@@ -166,6 +227,7 @@ export class Call implements CallHooks {
     r.dateUpdated = now;
     this.rt.sink.call?.(r);
     this.rt.listener?.({ type: 'call-status', at: now, callSid: r.sid, status, direction: r.direction });
+    if (this.watchers) for (const fn of [...this.watchers]) fn(this);
     const cb = this.callbacks;
     if (cb?.events.has(event)) {
       const params = callbackParams(

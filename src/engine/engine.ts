@@ -1,12 +1,17 @@
+import type { QueueInfo, QueueSnapshot } from '../queue/index.js';
 import { Call } from './call.js';
 import type { Clock } from './clock/clock.js';
 import { RealClock } from './clock/real-clock.js';
 import { DEFAULT_EPOCH, VirtualClock } from './clock/virtual-clock.js';
+import type { ConferenceInfo, ParticipantInfo } from './conferences.js';
 import { EngineError } from './errors.js';
 import { createFetcher, type HttpFetcherOptions } from './fetcher.js';
 import { HandlerRegistry } from './handlers.js';
+import { applyModification, parseModifyParams } from './modify-call.js';
+import type { ModifyCallInput } from './modify-call-schema.js';
 import { splitTarget } from './params.js';
-import { API_VERSION, type CallRecord, type RecordSink } from './records.js';
+import { type EngineQueueOptions, QueueService } from './queues/service.js';
+import type { CallRecord, RecordSink } from './records.js';
 import { Runtime } from './runtime.js';
 import { defaultSettings, type EngineSettings } from './settings.js';
 import { randomSids, seededSids } from './sids.js';
@@ -19,6 +24,7 @@ import type {
   PartyBehaviour,
   RcmlHandler,
 } from './types.js';
+import { emit as emitConference } from './verbs/dial-conference.js';
 
 /** Options of `createEngine`. */
 export interface EngineOptions {
@@ -44,6 +50,8 @@ export interface EngineOptions {
   http?: HttpFetcherOptions;
   /** Keep ended calls' records for `getCall`/`listCalls`. Default true. */
   retainCalls?: boolean;
+  /** Call queues: the store behind them and the size limit of new queues (1..5000, default 100). */
+  queues?: EngineQueueOptions;
 }
 
 const DEFAULT_RING_TIMEOUT = 60;
@@ -59,6 +67,7 @@ export class Engine {
   private readonly handlers = new HandlerRegistry();
   private readonly numbers = new Map<string, NumberConfig>();
   private closed = false;
+  private readonly queues: QueueService;
 
   constructor(options: EngineOptions = {}) {
     this.clock =
@@ -76,6 +85,7 @@ export class Engine {
       options.onEvent,
     );
     this.rt.retainCalls = options.retainCalls ?? true;
+    this.queues = new QueueService(this.rt, options.queues);
   }
 
   /** Account sid of the engine's calls. */
@@ -220,6 +230,74 @@ export class Engine {
     this.liveCall(callSid).partyHangup();
   }
 
+  /**
+   * Modifies a live call (SPEC POST Calls/{CallSid}): `Url`/`Method` (+ `FallbackUrl`,
+   * `FallbackMethod`) redirect it now, `Status` completed|canceled, `StatusCallback`(`Method`),
+   * `Mute`, `MoveConnectedCallLeg`, `ChildCallMode` Hangup|Move|StayConnected. Returns the
+   * call's record. Throws `EngineError`: `invalid-params` (names the field), `unknown-call`,
+   * `not-modifiable` (the call has ended).
+   */
+  modifyCall(callSid: string, params: ModifyCallInput): Readonly<CallRecord> {
+    this.assertOpen();
+    const parsed = parseModifyParams(params);
+    const call = this.rt.live.get(callSid);
+    if (!call) {
+      const record = this.rt.records.get(callSid);
+      if (!record) throw new EngineError('unknown-call', `no call with sid '${callSid}'`);
+      throw new EngineError(
+        'not-modifiable',
+        `call '${callSid}' has ended (${record.status}); only live calls can be modified`,
+      );
+    }
+    const shown: Record<string, string> = {};
+    for (const [k, v] of Object.entries(params)) if (v !== undefined) shown[k] = String(v);
+    this.rt.listener?.({ type: 'modify', at: this.clock.now(), callSid, params: shown });
+    applyModification(call, parsed);
+    return call.record;
+  }
+
+  /**
+   * Mutes or unmutes a conference participant (SPEC POST Conferences/{sid}/Participants/{CallSid}).
+   * Throws `unknown-conference` or `unknown-call` (not in that conference).
+   */
+  muteParticipant(conferenceSid: string, callSid: string, mute: boolean): ParticipantInfo {
+    const room = this.rt.conferences.get(conferenceSid);
+    if (!room) throw new EngineError('unknown-conference', `no conference with sid '${conferenceSid}'`);
+    const p = room.participants.get(callSid);
+    if (!p) {
+      throw new EngineError('unknown-call', `call '${callSid}' is not in conference '${conferenceSid}'`);
+    }
+    if (p.muted !== mute) {
+      p.muted = mute;
+      emitConference(room, p.call, mute ? 'mute' : 'unmute');
+    }
+    return room.info().participants.find((x) => x.callSid === callSid)!;
+  }
+
+  /** A conference room (status, participants with mute and hold), or undefined. */
+  getConference(conferenceSid: string): ConferenceInfo | undefined {
+    return this.rt.conferences.get(conferenceSid)?.info();
+  }
+
+  /**
+   * A call queue of the engine's account by name: both sides' members in order with position
+   * and wait, served count and average wait, size limit. Undefined when no call used it yet.
+   */
+  async getQueue(name: string): Promise<QueueSnapshot | undefined> {
+    const found = (await this.queues.matcher.listQueues(this.rt.accountSid)).find((q) => q.name === name);
+    return found && this.queues.matcher.inspect(found.sid);
+  }
+
+  /** The engine account's queues, in creation order. */
+  listQueues(): Promise<QueueInfo[]> {
+    return this.queues.matcher.listQueues(this.rt.accountSid);
+  }
+
+  /** Every conference room of this engine, in creation order. */
+  listConferences(): ConferenceInfo[] {
+    return this.rt.conferences.list().map((room) => room.info());
+  }
+
   /** A call's record, or undefined. */
   getCall(sid: string): Readonly<CallRecord> | undefined {
     return this.rt.records.get(sid);
@@ -289,21 +367,7 @@ export class Engine {
   }
 
   private newRecord(direction: CallRecord['direction'], from: string, to: string): CallRecord {
-    const now = this.clock.now();
-    const record: CallRecord = {
-      sid: this.rt.sids.next('CA'),
-      accountSid: this.rt.accountSid,
-      direction,
-      from,
-      to,
-      status: 'queued',
-      instanceId: this.rt.instanceId,
-      apiVersion: API_VERSION,
-      dateCreated: now,
-      dateUpdated: now,
-    };
-    if (this.rt.retainCalls) this.rt.records.set(record.sid, record);
-    return record;
+    return this.rt.newCallRecord(direction, from, to);
   }
 }
 

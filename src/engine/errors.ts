@@ -4,7 +4,10 @@ export type EngineErrorCode =
   | 'unknown-call'
   | 'unknown-number'
   | 'clock-not-virtual'
-  | 'closed';
+  | 'closed'
+  /** Live modification of a call that is not a live call of an RCML application. */
+  | 'not-modifiable'
+  | 'unknown-conference';
 
 /** Error thrown by engine API calls; `code` is stable, `message` names the offending field. */
 export class EngineError extends Error {
@@ -17,8 +20,12 @@ export class EngineError extends Error {
   }
 }
 
-/** Why a running verb was interrupted: the call ended, its script was replaced, or input came. */
-export type InterruptReason = 'ended' | 'replaced' | 'input';
+/**
+ * Why a running verb was interrupted: the call ended, its script was replaced, input came, or
+ * its queue wait ended (the call was matched or its wait timed out), or a live modification
+ * replaced its script (`modified`), or its conference started or ended (`conference`).
+ */
+export type InterruptReason = 'ended' | 'replaced' | 'input' | 'dequeued' | 'modified' | 'conference';
 
 /**
  * Thrown into a verb's pending wait when it is interrupted. One shared instance per reason

@@ -1,14 +1,26 @@
 // Public API of the call engine.
 
-export type { Call } from './call.js';
+export {
+  Bridge,
+  type BridgeEnd,
+  type BridgeOptions,
+  type BridgeRecording,
+  type BridgeResult,
+  bridgeCalls,
+} from './bridge.js';
+export type { Call, CallBridge, MediaState } from './call.js';
 export type { ScriptStart } from './call-machine.js';
 export type { Clock, TimerHandle } from './clock/clock.js';
 export { RealClock } from './clock/real-clock.js';
 export { DEFAULT_EPOCH, VirtualClock } from './clock/virtual-clock.js';
+export type { ConferenceInfo, ConferenceStatus, ParticipantInfo } from './conferences.js';
 export { createCallParamsSchema } from './create-call-schema.js';
 export { iso, rfc2822 } from './dates.js';
 export { createEngine, Engine, type EngineOptions } from './engine.js';
 export { EngineError, type EngineErrorCode, Interrupted, type InterruptReason } from './errors.js';
+export { type LegOptions, type RingResult, ringLegs, screenLeg, startLeg } from './legs.js';
+export { setHeld, setMuted } from './media.js';
+export { type ModifyCallInput, type ModifyCallParams, modifyCallParamsSchema } from './modify-call-schema.js';
 export * from './records.js';
 export { defaultSettings, type EngineSettings, speakingSeconds } from './settings.js';
 export { randomSids, type SidGenerator, seededSids } from './sids.js';

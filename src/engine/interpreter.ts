@@ -46,6 +46,10 @@ export async function runScript(call: Call, start: ScriptStart, ctx: ScriptConte
         kind = outcome.requestKind;
         continue;
       }
+      if (outcome.kind === 'next' && start.onEnd) {
+        start.onEnd();
+        return;
+      }
       call.end(outcome.kind === 'end' ? outcome.status : 'completed');
       return;
     }

@@ -122,6 +122,20 @@ export interface MessageRecord {
 }
 
 /**
+ * A session detail record: a re-invitation of a call's media with a new offer, written by Hold
+ * (`hold`) and Resume (`resume`). Mute changes media silently and writes none.
+ */
+export interface SessionDetailRecord {
+  sid: string;
+  accountSid: string;
+  callSid: string;
+  direction: 'hold' | 'resume';
+  /** The media offer of the re-invitation (`sendonly` on hold, `sendrecv` on resume). */
+  offer: 'sendonly' | 'sendrecv';
+  dateCreated: number;
+}
+
+/**
  * Where the engine reports records as they are created or change. A store-backed sink
  * persists them; the simulator's sink builds its trace. Every method is optional.
  */
@@ -133,4 +147,6 @@ export interface RecordSink {
   gather?(gather: Readonly<GatherRecord>): void;
   notification?(notification: Readonly<NotificationRecord>): void;
   message?(message: Readonly<MessageRecord>): void;
+  /** A Hold or Resume re-invited a call's media. */
+  sessionDetail?(record: Readonly<SessionDetailRecord>): void;
 }

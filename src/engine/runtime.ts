@@ -2,8 +2,15 @@ import type { HttpMethod, ParseResult } from '../rcml/model.js';
 import { parseRcml } from '../rcml/parse.js';
 import type { Call } from './call.js';
 import type { Clock } from './clock/clock.js';
+import { ConferenceRooms } from './conferences.js';
 import type { Fetcher, FetchResult } from './fetcher.js';
-import type { CallRecord, NotificationRecord, RecordSink } from './records.js';
+import {
+  API_VERSION,
+  type CallDirection,
+  type CallRecord,
+  type NotificationRecord,
+  type RecordSink,
+} from './records.js';
 import type { EngineSettings } from './settings.js';
 import type { SidGenerator } from './sids.js';
 import type { EngineEventListener, PartyBehaviour, RequestKind } from './types.js';
@@ -21,6 +28,8 @@ export class Runtime {
   /** Every call's record, by sid, in creation order (unless `retainCalls` is off). */
   readonly records = new Map<string, CallRecord>();
   retainCalls = true;
+  /** Conference rooms of this engine, by account and name. */
+  readonly conferences = new ConferenceRooms();
   private requestCount = 0;
 
   constructor(
@@ -45,6 +54,25 @@ export class Runtime {
       if (bare) return bare;
     }
     return this.defaultParty;
+  }
+
+  /** A new `queued` call record (kept in `records` unless calls are not retained). */
+  newCallRecord(direction: CallDirection, from: string, to: string): CallRecord {
+    const now = this.clock.now();
+    const record: CallRecord = {
+      sid: this.sids.next('CA'),
+      accountSid: this.accountSid,
+      direction,
+      from,
+      to,
+      status: 'queued',
+      instanceId: this.instanceId,
+      apiVersion: API_VERSION,
+      dateCreated: now,
+      dateUpdated: now,
+    };
+    if (this.retainCalls) this.records.set(record.sid, record);
+    return record;
   }
 
   /** A call has ended: it leaves the live set (its record stays unless not retained). */

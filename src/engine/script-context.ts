@@ -1,5 +1,6 @@
 import type { HttpMethod, Verb } from '../rcml/model.js';
 import type { Call } from './call.js';
+import type { InterruptReason } from './errors.js';
 import type { FetchResult } from './fetcher.js';
 import type { GatherRecord, MessageRecord, RecordingRecord } from './records.js';
 import type { EngineSettings } from './settings.js';
@@ -12,10 +13,12 @@ import { readWavInfo } from './wav.js';
 /** The `VerbContext` of one script run: a thin view over its call and the engine runtime. */
 export class ScriptContext implements VerbContext, ScriptSignal {
   private stopped = false;
+  private stopReason: InterruptReason | undefined;
   private cleanups: Array<() => void> | null = null;
 
   constructor(
-    private readonly owner: Call,
+    /** The live call this script runs on. */
+    readonly owner: Call,
     public documentUrl: string,
   ) {}
 
@@ -35,11 +38,17 @@ export class ScriptContext implements VerbContext, ScriptSignal {
     }
   }
 
+  /** Why the script stopped (`ended`, `replaced`, `modified`), once it has. */
+  get reason(): InterruptReason | undefined {
+    return this.stopReason;
+  }
+
   /** Stops this script: its pending wait is interrupted and its cleanups run. */
-  stop(): void {
+  stop(reason: InterruptReason = 'replaced'): void {
     if (this.stopped) return;
     this.stopped = true;
-    this.owner.interrupt(this.owner.ended ? 'ended' : 'replaced');
+    this.stopReason = this.owner.ended ? 'ended' : reason;
+    this.owner.interrupt(this.stopReason);
     const cleanups = this.cleanups;
     this.cleanups = null;
     if (cleanups) for (const fn of cleanups) fn();

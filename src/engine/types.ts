@@ -1,4 +1,5 @@
 import type { HttpMethod } from '../rcml/model.js';
+import type { EngineQueueEvent } from './queues/events.js';
 import type { CallDirection, CallStatus } from './records.js';
 
 /** What kind of request the engine made: the first document, an action, a status callback... */
@@ -9,7 +10,15 @@ export type RequestKind =
   | 'action'
   | 'media'
   | 'status-callback'
-  | 'sms-status-callback';
+  | 'sms-status-callback'
+  /** The first document of a live modification (`Url`). */
+  | 'modify'
+  /** Conference `waitUrl` documents. */
+  | 'conference-wait'
+  /** Enqueue / Queue `waitUrl` documents. */
+  | 'queue-wait'
+  /** Enqueue / Queue `joinUrl` and Queue `url` documents. */
+  | 'queue-join';
 
 /** Request handed to an in-process handler (the shape a Visual Designer render function takes). */
 export interface HandlerRequest {
@@ -114,7 +123,36 @@ export type EngineEvent =
       status: number;
       error?: string;
     }
-  | { type: 'input'; at: number; callSid: string; input: PartyInput; heard: boolean };
+  | { type: 'input'; at: number; callSid: string; input: PartyInput; heard: boolean }
+  /** Something happened in a call queue (see docs/queue.md and docs/engine.md). */
+  | { type: 'queue'; at: number; callSid?: string; event: EngineQueueEvent }
+  | EngineConnectEvent;
+
+/** What happened to a conference: a call joined or left, the room started or ended. */
+export type ConferenceAction = 'join' | 'leave' | 'start' | 'end' | 'mute' | 'unmute';
+
+/** Events about joined calls: bridges, conferences, media changes and live modifications. */
+export type EngineConnectEvent =
+  | { type: 'leg'; at: number; callSid: string; parentCallSid: string; to: string }
+  | {
+      type: 'bridge';
+      at: number;
+      callSid: string;
+      peerSid: string;
+      action: 'start' | 'end';
+      /** Why a bridge ended: `a-hangup`, `b-hangup`, `time-limit`, `aborted`, `modified`. */
+      reason?: string;
+    }
+  | {
+      type: 'conference';
+      at: number;
+      callSid?: string;
+      conferenceSid: string;
+      name: string;
+      action: ConferenceAction;
+    }
+  | { type: 'media'; at: number; callSid: string; muted: boolean; held: boolean }
+  | { type: 'modify'; at: number; callSid: string; params: Record<string, string> };
 
 /** Listener of engine events (inspection hook). */
 export type EngineEventListener = (event: EngineEvent) => void;

@@ -16,6 +16,7 @@ import {
   type QueueResult,
   type QueueSide,
   type QueueTicket,
+  type ServedStats,
 } from './types.js';
 import { type QueueWaitParams, queueWaitParams } from './wait-params.js';
 
@@ -197,6 +198,14 @@ export class QueueMatcher {
         served: await this.store.servedStats(queue.sid, ticket.side),
       });
     });
+  }
+
+  /** Members waiting on `side` and the waits of those served from it so far. O(1) in memory. */
+  async sideStats(queueSid: string, side: QueueSide): Promise<{ size: number; served: ServedStats }> {
+    return {
+      size: await this.store.size(queueSid, side),
+      served: await this.store.servedStats(queueSid, side),
+    };
   }
 
   /** Both sides in order with positions and waits, averages and limits. O(n). */

@@ -38,12 +38,28 @@ export async function runScenario(scenario: Scenario): Promise<Trace> {
     for (const [number, config] of Object.entries(scenario.numbers)) engine.setNumber(number, config);
     for (const [address, party] of Object.entries(scenario.parties)) engine.setParty(address, party);
     const start = engine.now();
-    scenario.calls.forEach((call) => {
+    const placed: string[] = [];
+    scenario.calls.forEach((call, i) => {
       engine.clock.setTimeout(() => {
-        if ('api' in call) engine.createCall(call.api);
-        else engine.incomingCall(call.from, call.to, { callerName: call.callerName, headers: call.headers });
+        const record =
+          'api' in call
+            ? engine.createCall(call.api)
+            : engine.incomingCall(call.from, call.to, { callerName: call.callerName, headers: call.headers });
+        placed[i] = record.sid;
       }, call.at * 1000);
     });
+    for (const m of scenario.modify) {
+      engine.clock.setTimeout(() => {
+        const sid = m.callSid ?? placed[m.callIndex ?? -1];
+        try {
+          if (!sid) throw new Error(`call ${m.callIndex} has not been placed yet`);
+          engine.modifyCall(sid, m.params);
+        } catch (err) {
+          // A refused modification is part of the run, not a crash: it shows in the trace.
+          builder.refused(engine.now(), sid, err instanceof Error ? err.message : String(err));
+        }
+      }, m.at * 1000);
+    }
     await engine.runUntil(start + scenario.until * 1000);
     // Snapshot before close(), which hangs up whatever is still live.
     return structuredClone(builder.trace);

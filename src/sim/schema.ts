@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createCallParamsSchema } from '../engine/create-call-schema.js';
+import { modifyCallParamsSchema } from '../engine/modify-call-schema.js';
 
 const seconds = z.number().finite().nonnegative();
 const method = z.enum(['GET', 'POST']);
@@ -50,6 +51,19 @@ const inboundCallSchema = z
 
 const outboundCallSchema = z.object({ at: seconds, api: createCallParamsSchema }).strict();
 
+/** A live modification at `at`: of the call placed by `calls[callIndex]`, or of `callSid`. */
+const modifySchema = z
+  .object({
+    at: seconds,
+    callSid: z.string().min(1).optional(),
+    callIndex: z.number().int().nonnegative().optional(),
+    params: modifyCallParamsSchema,
+  })
+  .strict()
+  .refine((m) => (m.callSid === undefined) !== (m.callIndex === undefined), {
+    message: 'give exactly one of callSid or callIndex',
+  });
+
 /** A scenario file (`rcml simulate`). See docs/scenario.md. */
 export const scenarioSchema = z
   .object({
@@ -65,8 +79,20 @@ export const scenarioSchema = z
     parties: z.record(z.string(), partySchema).default({}),
     defaultParty: partySchema.optional(),
     calls: z.array(z.union([inboundCallSchema, outboundCallSchema])).default([]),
+    modify: z.array(modifySchema).default([]),
   })
-  .strict();
+  .strict()
+  .superRefine((s, ctx) => {
+    s.modify.forEach((m, i) => {
+      if (m.callIndex !== undefined && m.callIndex >= s.calls.length) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['modify', i, 'callIndex'],
+          message: `no call ${m.callIndex}: calls has ${s.calls.length} entries`,
+        });
+      }
+    });
+  });
 
 /** A validated scenario. */
 export type Scenario = z.infer<typeof scenarioSchema>;

@@ -9,6 +9,8 @@ import type {
   SpeechGatherRecord,
 } from '../engine/records.js';
 import type { EngineEvent, RequestKind } from '../engine/types.js';
+import { describeConnectEvent, type TraceConnectEvent, type TraceSessionDetail } from './connect-trace.js';
+import { describeQueueEvent, type TraceQueueEvent } from './queue-trace.js';
 
 /** One call in a trace. Times `at` are seconds since the scenario start; dates are ISO 8601. */
 export interface TraceCall {
@@ -58,6 +60,12 @@ export interface Trace {
     url: string | null;
   }>;
   messages: Array<{ at: number } & Omit<MessageRecord, 'dateCreated'>>;
+  /** Queue events (enqueue, position-change, wait-loop, match, join, bridge, leave...). */
+  queueEvents: TraceQueueEvent[];
+  /** Dial legs, bridges, conference joins/leaves, media changes and live modifications. */
+  connections: TraceConnectEvent[];
+  /** Session detail records: Hold/Resume re-invitations. */
+  sessionDetails: TraceSessionDetail[];
   /** Everything above in the order it happened, one readable line each. */
   timeline: Array<{ at: number; callSid: string | null; event: string }>;
 }
@@ -83,8 +91,16 @@ export class TraceBuilder {
       gathers: [],
       notifications: [],
       messages: [],
+      queueEvents: [],
+      connections: [],
+      sessionDetails: [],
       timeline: [],
     };
+  }
+
+  /** A live modification the engine refused (unknown or ended call...). */
+  refused(ms: number, callSid: string | undefined, message: string): void {
+    this.log(ms, callSid, `modification refused: ${message}`);
   }
 
   private log(ms: number, callSid: string | undefined | null, event: string): void {
@@ -97,6 +113,11 @@ export class TraceBuilder {
 
   /** The sink to give the engine. */
   readonly sink: RecordSink = {
+    sessionDetail: (r) => {
+      const { dateCreated, ...rest } = r;
+      this.trace.sessionDetails.push({ at: this.at(dateCreated), ...rest });
+      this.log(dateCreated, r.callSid, `session detail record: ${r.direction} (${r.offer})`);
+    },
     call: (c) => this.onCall(c),
     recording: (r: Readonly<RecordingRecord>, wav) => {
       this.trace.recordings.push({
@@ -172,6 +193,22 @@ export class TraceBuilder {
         this.requests.set(e.id, req);
         this.trace.requests.push(req);
         this.log(e.at, e.callSid, `${e.method} ${e.url} (${e.kind})`);
+        return;
+      }
+      case 'queue': {
+        const { at, accountSid: _account, ...rest } = e.event;
+        this.trace.queueEvents.push({ at: this.at(at), ...rest });
+        this.log(at, e.callSid, `queue ${describeQueueEvent(e.event)}`);
+        return;
+      }
+      case 'leg':
+      case 'bridge':
+      case 'conference':
+      case 'media':
+      case 'modify': {
+        const { at, ...rest } = e;
+        this.trace.connections.push({ at: this.at(at), ...rest });
+        this.log(at, e.callSid, describeConnectEvent(e));
         return;
       }
       case 'response': {

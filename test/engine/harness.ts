@@ -5,6 +5,7 @@ import type {
   MessageRecord,
   NotificationRecord,
   RecordingRecord,
+  SessionDetailRecord,
 } from '../../src/engine/records.js';
 import type { EngineEvent, HandlerRequest } from '../../src/engine/types.js';
 
@@ -19,6 +20,7 @@ export interface Harness {
   gathers: GatherRecord[];
   notifications: NotificationRecord[];
   messages: MessageRecord[];
+  sessionDetails: SessionDetailRecord[];
   events: EngineEvent[];
   requests: Array<Extract<EngineEvent, { type: 'request' }>>;
   verbs(callSid: string): string[];
@@ -35,6 +37,7 @@ export function harness(apps: Record<string, App> = {}, options: EngineOptions =
     gathers: [],
     notifications: [],
     messages: [],
+    sessionDetails: [],
     events: [],
     requests: [],
     verbs: (sid) => h.events.flatMap((e) => (e.type === 'verb' && e.callSid === sid ? [e.verb] : [])),
@@ -53,6 +56,7 @@ export function harness(apps: Record<string, App> = {}, options: EngineOptions =
       gather: (g) => h.gathers.push({ ...g }),
       notification: (n) => h.notifications.push({ ...n }),
       message: (m) => h.messages.push({ ...m }),
+      sessionDetail: (r) => h.sessionDetails.push({ ...r }),
     },
     onEvent: (e) => {
       h.events.push(e);

@@ -237,9 +237,9 @@ describe('Redirect, Hangup, Reject, Sms, unknown verbs', () => {
   });
 
   it('skips unknown and not-yet-supported verbs with warning notifications', async () => {
-    const h = harness({ '/u': rcml('<Say>a</Say><Frobnicate/><Dial>+1555</Dial><Say>b</Say>') });
+    const h = harness({ '/u': rcml('<Say>a</Say><Frobnicate/><Email>hi</Email><Say>b</Say>') });
     const call = await callIn(h, '/u');
-    expect(h.verbs(call.sid)).toEqual(['Say', 'Frobnicate', 'Dial', 'Say']);
+    expect(h.verbs(call.sid)).toEqual(['Say', 'Frobnicate', 'Email', 'Say']);
     const runtime = h.notifications.filter(
       (n) => n.code === 'rcml.unknown-verb' || n.code.startsWith('engine.'),
     );

@@ -1,11 +1,16 @@
 import type { Verb, VerbName } from '../../rcml/model.js';
+import { dialVerb } from './dial.js';
+import { enqueueVerb } from './enqueue.js';
 import { gatherVerb } from './gather.js';
 import { hangupVerb } from './hangup.js';
+import { holdVerb } from './hold.js';
+import { leaveVerb } from './leave.js';
 import { pauseVerb } from './pause.js';
 import { playVerb } from './play.js';
 import { recordVerb } from './record.js';
 import { redirectVerb } from './redirect.js';
 import { rejectVerb } from './reject.js';
+import { resumeVerb } from './resume.js';
 import { sayVerb } from './say.js';
 import { smsVerb } from './sms.js';
 import type { VerbHandler } from './types.js';
@@ -25,11 +30,11 @@ const registry: VerbRegistry = {
   Hangup: hangupVerb,
   Reject: rejectVerb,
   Sms: smsVerb,
-  Dial: unsupportedVerb,
-  Enqueue: unsupportedVerb,
-  Leave: unsupportedVerb,
-  Hold: unsupportedVerb,
-  Resume: unsupportedVerb,
+  Dial: dialVerb,
+  Enqueue: enqueueVerb,
+  Leave: leaveVerb,
+  Hold: holdVerb,
+  Resume: resumeVerb,
   Email: unsupportedVerb,
   Fax: unsupportedVerb,
   Unknown: unknownVerb,

@@ -1,4 +1,6 @@
 import type { HttpMethod, Verb } from '../../rcml/model.js';
+import type { Call } from '../call.js';
+import type { InterruptReason } from '../errors.js';
 import type { FetchResult } from '../fetcher.js';
 import type {
   CallRecord,
@@ -37,6 +39,8 @@ export const NEXT: VerbOutcome = { kind: 'next' };
  */
 export interface VerbContext {
   readonly call: Readonly<CallRecord>;
+  /** The live call object (for verbs that connect calls: Dial, Enqueue). */
+  readonly owner: Call;
   /** Aborted when the call ends or another document replaces this script. */
   readonly signal: ScriptSignal;
   /** URL of the document being run (relative URLs resolve against it). */
@@ -81,6 +85,8 @@ export interface VerbContext {
  */
 export interface ScriptSignal {
   readonly aborted: boolean;
+  /** Why the script stopped: `ended` (call over), `replaced` (Redirect-like), `modified` (live modification). */
+  readonly reason?: InterruptReason;
   /** Runs `cleanup` when the script stops (at once if it already has). */
   onAbort(cleanup: () => void): void;
 }

@@ -1,0 +1,115 @@
+import type { HttpMethod } from '../rcml/model.js';
+import { Call } from './call.js';
+import type { CallStatus } from './records.js';
+import type { StatusCallbackConfig } from './status-callbacks.js';
+import type { ScriptSignal } from './verbs/types.js';
+
+/** A callee leg to place for a parent call. */
+export interface LegOptions {
+  /** Number, `client:<name>` or `sip:` address (without URI headers). */
+  to: string;
+  /** Caller id shown to the callee (Dial `callerId`, else the parent's From). */
+  from: string;
+  /** Ring seconds before `no-answer`. */
+  timeout: number;
+  /** Custom SIP headers (`X-...`), sent as `SipHeader_X-...` parameters. */
+  headers?: Record<string, string>;
+  callbacks?: StatusCallbackConfig;
+}
+
+/**
+ * Starts a child leg of `parent`: direction `outbound-dial`, `ParentCallSid` set, ringing its
+ * party (`rt.party(to)`). The leg runs no document when answered; it waits to be bridged.
+ */
+export function startLeg(parent: Call, options: LegOptions): Call {
+  const rt = parent.rt;
+  const record = rt.newCallRecord('outbound-dial', options.from, options.to);
+  record.parentCallSid = parent.record.sid;
+  const leg = new Call(rt, {
+    record,
+    party: rt.party(options.to),
+    outbound: true,
+    ringTimeoutMs: options.timeout * 1000,
+    headers: options.headers,
+    callbacks: options.callbacks,
+  });
+  rt.live.set(record.sid, leg);
+  rt.listener?.({
+    type: 'leg',
+    at: rt.clock.now(),
+    callSid: record.sid,
+    parentCallSid: parent.record.sid,
+    to: options.to,
+  });
+  leg.begin();
+  return leg;
+}
+
+/** Outcome of ringing legs in parallel. */
+export interface RingResult {
+  /** The first leg to answer; the others were canceled. */
+  winner?: Call;
+  /** `in-progress` with a winner, else the status of the last leg to drop out (`canceled` when aborted). */
+  status: CallStatus;
+  /** Ms from the start of ringing to the answer (or to the end of ringing). */
+  ringMs: number;
+}
+
+/**
+ * Waits for the first of `legs` to answer and cancels the others. Busy, failed and unanswered
+ * legs drop out; when none is left the result carries the last one's status. When `signal`
+ * fires (the dialing script stopped) every leg still ringing is canceled.
+ */
+export function ringLegs(legs: readonly Call[], signal?: ScriptSignal): Promise<RingResult> {
+  const clock = legs[0]?.rt.clock;
+  const start = clock?.now() ?? 0;
+  return new Promise<RingResult>((resolve) => {
+    if (!clock || legs.length === 0) {
+      resolve({ status: 'failed', ringMs: 0 });
+      return;
+    }
+    let done = false;
+    const offs: Array<() => void> = [];
+    const settle = (result: Omit<RingResult, 'ringMs'>): void => {
+      if (done) return;
+      done = true;
+      for (const off of offs) off();
+      for (const leg of legs) if (leg !== result.winner && !leg.ended) leg.end('canceled');
+      resolve({ ...result, ringMs: clock.now() - start });
+    };
+    const check = (last: Call): void => {
+      if (last.record.status === 'in-progress') settle({ winner: last, status: 'in-progress' });
+      else if (legs.every((l) => l.ended)) settle({ status: last.record.status });
+    };
+    for (const leg of legs) offs.push(leg.watch(check));
+    signal?.onAbort(() => settle({ status: 'canceled' }));
+    for (const leg of legs) if (leg.ended || leg.record.status === 'in-progress') check(leg);
+  });
+}
+
+/**
+ * Runs a screening document on an answered callee. Resolves true when the document reaches its
+ * end (the callee may be bridged), false when the leg ended (Hangup in it, or a failed fetch).
+ */
+export function screenLeg(leg: Call, url: string, method: HttpMethod): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    if (leg.ended) {
+      resolve(false);
+      return;
+    }
+    const off = leg.watch((c) => {
+      if (!c.ended) return;
+      off();
+      resolve(false);
+    });
+    leg.run({
+      url,
+      method,
+      kind: 'rcml',
+      onEnd: () => {
+        off();
+        resolve(true);
+      },
+    });
+  });
+}

@@ -1,0 +1,98 @@
+import type { HttpMethod, Verb } from '../../rcml/model.js';
+import type { Call } from '../call.js';
+import { Interrupted } from '../errors.js';
+import type { FetchResult } from '../fetcher.js';
+import type { GatherRecord, MessageRecord, RecordingRecord } from '../records.js';
+import type { EngineSettings } from '../settings.js';
+import type { PartyInput, RequestKind } from '../types.js';
+import { verbHandlers } from '../verbs/index.js';
+import type { ScriptSignal, VerbContext, VerbOutcome } from '../verbs/types.js';
+import { unknownVerb } from '../verbs/unknown.js';
+
+/**
+ * The context of verbs in a queue document: the call's own context, but relative URLs and
+ * notifications refer to the queue document, and every wait fails at once (`dequeued`) when
+ * `stopped()` says the call's wait is over, even if it starts after the interruption.
+ */
+export class QueueDocContext implements VerbContext {
+  documentUrl: string;
+
+  constructor(
+    private readonly base: VerbContext,
+    documentUrl: string,
+    private readonly stopped: () => boolean,
+  ) {
+    this.documentUrl = documentUrl;
+  }
+
+  get call() {
+    return this.base.call;
+  }
+  get owner(): Call {
+    return this.base.owner;
+  }
+  get signal(): ScriptSignal {
+    return this.base.signal;
+  }
+  get settings(): EngineSettings {
+    return this.base.settings;
+  }
+  now(): number {
+    return this.base.now();
+  }
+  wait(seconds: number): Promise<void> {
+    if (this.stopped()) return Promise.reject(Interrupted.of('dequeued'));
+    return this.base.wait(seconds);
+  }
+  listen(interrupt: boolean): void {
+    this.base.listen(interrupt);
+  }
+  nextInput(seconds: number): Promise<PartyInput | null> {
+    if (this.stopped()) return Promise.reject(Interrupted.of('dequeued'));
+    return this.base.nextInput(seconds);
+  }
+  unlisten(): void {
+    this.base.unlisten();
+  }
+  resolveUrl(url: string): string | undefined {
+    try {
+      return new URL(url.trim(), this.documentUrl).toString();
+    } catch {
+      return undefined;
+    }
+  }
+  newSid(prefix: string): string {
+    return this.base.newSid(prefix);
+  }
+  notify(code: string, log: 0 | 1, message: string, url?: string): void {
+    this.base.notify(code, log, message, url ?? this.documentUrl);
+  }
+  gather(record: GatherRecord): void {
+    this.base.gather(record);
+  }
+  recording(record: RecordingRecord, wav: Uint8Array): void {
+    this.base.recording(record, wav);
+  }
+  message(record: MessageRecord): void {
+    this.base.message(record);
+  }
+  fetchMedia(url: string): Promise<FetchResult> {
+    return this.base.fetchMedia(url);
+  }
+  mediaSeconds(url: string): Promise<number> {
+    return this.base.mediaSeconds(url);
+  }
+  send(kind: RequestKind, url: string, method: HttpMethod, params: Record<string, string>): void {
+    this.base.send(kind, url, method, params);
+  }
+  params(extra?: Record<string, string>): Record<string, string> {
+    return this.base.params(extra);
+  }
+  /** Nested verbs (Gather prompts) run in this context too. */
+  run(verb: Verb): Promise<VerbOutcome> {
+    return (verbHandlers[verb.verb] ?? unknownVerb)(this, verb);
+  }
+  isRinging(): boolean {
+    return this.base.isRinging();
+  }
+}

@@ -1,0 +1,39 @@
+import type { Dial } from '../../rcml/model.js';
+import { dialDefaults } from '../../rcml/verbs/dial.js';
+import { Interrupted } from '../errors.js';
+import type { CallStatus } from '../records.js';
+import { actionOutcome } from './action.js';
+import { NEXT, type VerbContext, type VerbOutcome } from './types.js';
+
+/** The Dial outcome reported to its action. */
+export interface DialOutcome {
+  status: CallStatus;
+  callSid?: string;
+  duration: number;
+  ringDuration: number;
+  recordingUrl?: string;
+}
+
+/**
+ * Reports the outcome: with an action, its document replaces this one; without, the next verb.
+ * When the caller has hung up (or its script was stopped) the action is still requested, as a
+ * notification, and the interruption goes on.
+ */
+export function finish(ctx: VerbContext, verb: Dial, outcome: DialOutcome): VerbOutcome {
+  const params: Record<string, string> = {
+    DialCallStatus: outcome.status,
+    DialCallDuration: String(outcome.duration),
+    DialRingDuration: String(outcome.ringDuration),
+  };
+  if (outcome.callSid) params.DialCallSid = outcome.callSid;
+  if (outcome.recordingUrl) params.RecordingUrl = outcome.recordingUrl;
+  const method = verb.method ?? dialDefaults.method;
+  if (ctx.signal.aborted || ctx.owner.ended) {
+    const action = verb.action ? ctx.resolveUrl(verb.action) : undefined;
+    if (action && (ctx.owner.ended || ctx.signal.reason === 'ended'))
+      ctx.send('action', action, method, ctx.params(params));
+    throw Interrupted.of(ctx.owner.ended ? 'ended' : (ctx.signal.reason ?? 'replaced'));
+  }
+  if (!verb.action) return NEXT;
+  return actionOutcome(ctx, 'Dial', verb.action, method, ctx.params(params));
+}

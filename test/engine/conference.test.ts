@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { BASE, harness, rcml } from './harness.js';
+
+function room(attrs: string, after = '') {
+  return rcml(`<Dial action="/after"><Conference ${attrs}>sales</Conference></Dial>${after}`);
+}
+
+describe('Dial Conference', () => {
+  it('waits with the waitUrl document until a starter joins, and ends when an ender leaves', async () => {
+    const h = harness({
+      '/wait': rcml(
+        `<Dial><Conference startConferenceOnEnter="false" waitUrl="${BASE}/music">sales</Conference></Dial>`,
+      ),
+      '/host': rcml('<Dial action="/after"><Conference endConferenceOnExit="true">sales</Conference></Dial>'),
+      '/music': rcml('<Play>http://media.test/hold.wav</Play>'),
+      '/after': rcml(''),
+    });
+    h.engine.setNumber('+100', { voiceUrl: `${BASE}/wait` });
+    h.engine.setNumber('+200', { voiceUrl: `${BASE}/host` });
+    h.engine.setParty('+2', { hangupAfter: 30 });
+    const guest = h.engine.incomingCall('+1', '+100');
+    await h.engine.advance(12);
+    const [conf] = h.engine.listConferences();
+    expect(conf.status).toBe('init');
+    expect(conf.participants.map((p) => p.callSid)).toEqual([guest.sid]);
+    const host = h.engine.incomingCall('+2', '+200');
+    await h.engine.advance(1);
+    expect(h.engine.getConference(conf.sid)?.status).toBe('in-progress');
+    expect(h.engine.getConference(conf.sid)?.participants).toHaveLength(2);
+    await h.engine.runUntilIdle();
+    expect(h.engine.getConference(conf.sid)?.status).toBe('completed');
+    expect(h.engine.getConference(conf.sid)?.participants).toEqual([]);
+    expect(h.engine.getCall(guest.sid)?.status).toBe('completed');
+    expect(h.engine.getCall(host.sid)?.duration).toBe(30);
+    // The wait document looped (several fetches) while the room had not started.
+    expect(h.requests.filter((r) => r.kind === 'conference-wait').length).toBeGreaterThan(1);
+    const actions = h.events.flatMap((e) => (e.type === 'conference' ? [e.action] : []));
+    expect(actions).toEqual(['join', 'join', 'start', 'leave', 'end', 'leave']);
+  });
+
+  it('sends the caller to the next verb when the room is full', async () => {
+    const h = harness({ '/c': room('maxParticipants="1"', '<Say>full</Say>'), '/after': rcml('') });
+    h.engine.setNumber('+100', { voiceUrl: `${BASE}/c` });
+    h.engine.setParty('+1', { hangupAfter: 50 });
+    h.engine.incomingCall('+1', '+100');
+    await h.engine.advance(1);
+    const second = h.engine.incomingCall('+2', '+100');
+    await h.engine.runUntilIdle();
+    expect(h.verbs(second.sid)).toEqual(['Dial', 'Say']);
+    expect(h.notifications.some((n) => n.code === 'engine.conference-full')).toBe(true);
+  });
+
+  it('mutes participants and shows mute and hold state', async () => {
+    const h = harness({ '/c': room('muted="true"'), '/after': rcml('') });
+    h.engine.setNumber('+100', { voiceUrl: `${BASE}/c` });
+    const a = h.engine.incomingCall('+1', '+100');
+    await h.engine.advance(1);
+    const [conf] = h.engine.listConferences();
+    expect(conf.participants[0]).toMatchObject({ callSid: a.sid, muted: true, hold: false });
+    expect(h.engine.muteParticipant(conf.sid, a.sid, false).muted).toBe(false);
+    expect(() => h.engine.muteParticipant(conf.sid, 'CAnope', true)).toThrow(/not in conference/);
+    expect(() => h.engine.muteParticipant('CFnope', a.sid, true)).toThrow(
+      expect.objectContaining({ code: 'unknown-conference' }),
+    );
+    h.engine.registerHandler(`${BASE}/hold`, () => ({
+      status: 200,
+      contentType: 'text/xml',
+      body: rcml('<Hold/>'),
+    }));
+    h.engine.modifyCall(a.sid, { Url: `${BASE}/hold`, ChildCallMode: 'StayConnected' });
+    await h.engine.advance(1);
+    expect(h.engine.getConference(conf.sid)?.participants[0]).toMatchObject({ callSid: a.sid, hold: true });
+    await h.engine.close();
+  });
+});

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { queueHarness, rcml, statusOf } from './setup.js';
+
+const AFTER = rcml('<Say>after</Say>');
+
+describe('Dial with a Queue noun', () => {
+  it('waits (its waitUrl repeating) until the Dial timeout: DialCallStatus no-answer', async () => {
+    const h = queueHarness(
+      rcml(''),
+      rcml('<Dial timeout="25" action="/dialed"><Queue waitUrl="/hold">q</Queue></Dial>'),
+      {
+        '/hold': rcml('<Pause length="10"/>'),
+        '/dialed': AFTER,
+      },
+    );
+    const c = h.customer();
+    await h.engine.advance(40);
+    expect(h.paramsOf('/hold').length).toBe(3);
+    expect(h.paramsOf('/dialed')).toEqual([
+      expect.objectContaining({ DialCallStatus: 'no-answer', DialRingDuration: '25' }),
+    ]);
+    expect(h.queueEvents.some((e) => e.type === 'timeout' && e.callSid === c)).toBe(true);
+    expect((await h.engine.getQueue('q'))?.dialer.size).toBe(0);
+  });
+
+  it('is taken when an agent enqueues: joinUrl documents then the bridge; actions after it ends', async () => {
+    const h = queueHarness(
+      rcml('<Enqueue joinUrl="/agent-join" action="/enq-after">q</Enqueue>'),
+      rcml(
+        '<Dial action="/dialed" record="true"><Queue joinUrl="/cust-join" url="/whisper">q</Queue></Dial>',
+      ),
+      {
+        '/agent-join': rcml('<Say>customer coming</Say><Hangup/>'),
+        '/cust-join': rcml('<Play>http://app.test/beep.wav</Play>'),
+        '/whisper': rcml('<Pause length="2"/>'),
+        '/enq-after': AFTER,
+        '/dialed': AFTER,
+      },
+    );
+    h.engine.setDefaultParty({ outcome: 'answer' });
+    const c = h.customer();
+    await h.engine.advance(10);
+    const a = h.agent();
+    await h.engine.advance(20);
+    expect(h.paramsOf('/agent-join')[0]).toMatchObject({ CallSid: a, QueuePosition: '1' });
+    expect(h.paramsOf('/cust-join')[0]).toMatchObject({ CallSid: c, QueueTime: '10' });
+    expect(h.paramsOf('/whisper')[0]).toMatchObject({ CallSid: a });
+    expect(
+      h.notifications.some((n) => n.code === 'engine.queue-verb' && n.message.startsWith('<Hangup>')),
+    ).toBe(true);
+    expect(h.notifications.some((n) => n.code === 'engine.dial-queue-record')).toBe(true);
+    expect(h.recordings).toHaveLength(0);
+    const types = h.queueEvents.map((e) => e.type);
+    expect(types.indexOf('bridge')).toBeGreaterThan(types.lastIndexOf('join'));
+    expect(statusOf(h, a)).toBe('in-progress');
+    expect(statusOf(h, c)).toBe('in-progress');
+    h.engine.hangupParty(a);
+    await h.engine.advance(1);
+    expect(h.paramsOf('/enq-after')).toEqual([
+      expect.objectContaining({ QueueResult: 'bridged', QueueTime: '0' }),
+    ]);
+    expect(h.paramsOf('/dialed')).toEqual([
+      expect.objectContaining({ DialCallStatus: 'completed', DialCallSid: a }),
+    ]);
+    expect(h.verbs(c).at(-1)).toBe('Say');
+  });
+
+  it('a full dialer side makes the Dial busy', async () => {
+    const h = queueHarness(
+      rcml(''),
+      rcml('<Dial action="/dialed"><Queue>q</Queue></Dial>'),
+      { '/dialed': AFTER },
+      1,
+    );
+    h.customer();
+    h.customer();
+    await h.engine.advance(1);
+    expect(h.paramsOf('/dialed')).toEqual([expect.objectContaining({ DialCallStatus: 'busy' })]);
+  });
+});
+
+describe('rejoin (SPEC table)', () => {
+  const agentApp = (rejoin: boolean) =>
+    rcml(`<Enqueue rejoin="${rejoin}" waitUrl="/wait" action="/enq-after">q</Enqueue>`);
+  const apps = { '/wait': rcml('<Pause length="5"/>'), '/enq-after': AFTER };
+
+  it('customer hangs up, none queued, rejoin=true: the agent waits again (hold audio)', async () => {
+    const h = queueHarness(agentApp(true), rcml('<Dial><Queue>q</Queue></Dial>'), apps);
+    const a = h.agent();
+    await h.engine.advance(3);
+    const c = h.customer();
+    await h.engine.advance(10);
+    h.engine.hangupParty(c);
+    await h.engine.advance(12);
+    expect(h.queueEvents.some((e) => e.type === 'rejoin' && e.callSid === a)).toBe(true);
+    expect((await h.engine.getQueue('q'))?.enqueued.members.map((m) => m.callSid)).toEqual([a]);
+    expect(h.queueEvents.filter((e) => e.type === 'wait-loop' && e.callSid === a).length).toBeGreaterThan(1);
+    expect(statusOf(h, a)).toBe('in-progress');
+  });
+
+  it('customer hangs up, none queued, rejoin=false: the agent call is dropped', async () => {
+    const h = queueHarness(agentApp(false), rcml('<Dial><Queue>q</Queue></Dial>'), apps);
+    const a = h.agent();
+    const c = h.customer();
+    await h.engine.advance(10);
+    h.engine.hangupParty(c);
+    await h.engine.advance(1);
+    expect(h.queueEvents.some((e) => e.type === 'drop' && e.callSid === a)).toBe(true);
+    expect(statusOf(h, a)).toBe('completed');
+    expect(h.paramsOf('/enq-after')).toEqual([expect.objectContaining({ QueueResult: 'bridged' })]);
+  });
+
+  it('customer hangs up while others are queued: the next one is connected', async () => {
+    const h = queueHarness(agentApp(false), rcml('<Dial timeout="600"><Queue>q</Queue></Dial>'), apps);
+    const a = h.agent();
+    const c1 = h.customer();
+    await h.engine.advance(1);
+    const c2 = h.customer();
+    await h.engine.advance(10);
+    h.engine.hangupParty(c1);
+    await h.engine.advance(1);
+    const bridges = h.queueEvents.filter((e) => e.type === 'bridge');
+    expect(bridges.map((e) => (e.type === 'bridge' ? e.partnerCallSid : ''))).toEqual([c1, c2]);
+    expect(statusOf(h, a)).toBe('in-progress');
+  });
+});
