@@ -3,6 +3,7 @@
  * floor measured in the same run, as a ratio.
  */
 const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<void> }> }> = [
+  { name: 'api', load: () => import('./api.js') },
   { name: 'queue', load: () => import('./queue.js') },
   { name: 'rcml', load: () => import('./rcml.js') },
   { name: 'designer', load: () => import('./designer.js') },

@@ -1,0 +1,125 @@
+import { type Context, type Env, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { API_VERSION } from '../engine/records.js';
+import type { Store } from '../store/ports.js';
+import { basicAuth } from './http/auth.js';
+import { ApiError, errorResponse } from './http/errors.js';
+import { createListCache } from './http/list-cache.js';
+import { registerApplications } from './platform/applications.js';
+import { type CallControl, CallControlError } from './platform/call-control.js';
+import { registerCalls } from './platform/calls.js';
+import { registerConferences } from './platform/conferences.js';
+import type { PlatformDeps, PlatformEnv } from './platform/context.js';
+import { registerGathers } from './platform/gathers.js';
+import { isRecordingAudio, registerRecordings } from './platform/recordings.js';
+import { registerSim } from './platform/sim.js';
+
+/** Options of {@link createApp}. */
+export interface AppOptions {
+  /** Where records are read and accounts authenticated. */
+  store: Store;
+  /** The call engine. Without it, call operations and `/sim` answer 501. */
+  callControl?: CallControl;
+  /**
+   * `{base_url}`: the service address, e.g. `http://127.0.0.1:8080` or `https://host/prefix`.
+   * Its path is where routes are mounted; the whole is used in recordings' `file_uri`.
+   * Default: none (routes at the root, relative `file_uri`).
+   */
+  baseUrl?: string;
+  /** Largest accepted request body in bytes (413 beyond). Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Clock for `date_updated` of records the API changes. Default `Date.now`. */
+  now?: () => number;
+  /** Told of unexpected errors (answered 500). Default: written to stderr. */
+  onError?: (err: unknown) => void;
+  /**
+   * Room, in bytes of body, for rendered Calls list pages kept between requests (each served
+   * only while the account's calls are unchanged; needs a store whose calls have `version`).
+   * Default 8 MiB; 0 keeps none.
+   */
+  listCacheBytes?: number;
+}
+
+const STATUS_OF_CONTROL_ERROR = {
+  'not-found': 404,
+  'not-live': 409,
+  invalid: 400,
+  unsupported: 501,
+} as const;
+
+/** Splits a base URL into its origin-and-path (for links) and its path (for routes). */
+function baseOf(baseUrl: string | undefined): { full: string; path: string } {
+  if (!baseUrl) return { full: '', path: '' };
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new Error(`baseUrl is not an absolute URL: ${JSON.stringify(baseUrl)}`);
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  return { full: `${url.origin}${path}`, path };
+}
+
+/**
+ * The platform REST API as a hono app: `{api_root}` = `{base_url}/platform/2012-04-24` (also
+ * served without `/platform`), plus the `/sim` extension. Its `fetch` handler embeds in any
+ * server. Every route needs HTTP Basic authentication except recording `.wav` downloads.
+ */
+export function createApp(options: AppOptions): Hono {
+  const base = baseOf(options.baseUrl);
+  const deps: PlatformDeps = {
+    store: options.store,
+    callControl: options.callControl,
+    fileBase: `${base.full}/platform/${API_VERSION}`,
+    listCache: createListCache(options.listCacheBytes ?? 8 * 1024 * 1024),
+  };
+  const now = options.now ?? Date.now;
+  const onError = options.onError ?? ((err: unknown) => console.error('rcml api: unexpected error', err));
+
+  const platform = new Hono<PlatformEnv>();
+  platform.use('*', basicAuth(options.store.accounts, isRecordingAudio));
+  registerCalls(platform, deps);
+  registerRecordings(platform, deps);
+  registerGathers(platform, deps);
+  registerApplications(platform, deps, now);
+  registerConferences(platform, deps);
+
+  const sim = new Hono<PlatformEnv>();
+  sim.use('*', basicAuth(options.store.accounts));
+  registerSim(sim, deps);
+
+  const app = new Hono();
+  const maxSize = options.maxBodyBytes ?? 1024 * 1024;
+  const limitBody = bodyLimit({
+    maxSize,
+    onError: (c) =>
+      c.json({ status: 413, code: 'body-too-large', message: `request body exceeds ${maxSize} bytes` }, 413),
+  });
+  // GET and HEAD carry no body; asking for one would make @hono/node-server build a whole
+  // Request (with an AbortController) for every read.
+  app.use('*', (c, next) =>
+    c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next),
+  );
+  app.route(`${base.path}/platform/${API_VERSION}`, platform);
+  app.route(`${base.path}/${API_VERSION}`, platform);
+  app.route(`${base.path}/sim`, sim);
+
+  const handle = <E extends Env>(err: unknown, c: Context<E>) => {
+    if (err instanceof ApiError) return errorResponse(c, err);
+    if (err instanceof CallControlError) {
+      return errorResponse(
+        c,
+        new ApiError(STATUS_OF_CONTROL_ERROR[err.code], err.code, err.message, err.parameter),
+      );
+    }
+    onError(err);
+    return c.json({ status: 500, code: 'internal-error', message: 'internal server error' }, 500);
+  };
+  app.onError(handle);
+  platform.onError(handle);
+  sim.onError(handle);
+  app.notFound((c) =>
+    c.json({ status: 404, code: 'not-found', message: `no resource at ${c.req.method} ${c.req.path}` }, 404),
+  );
+  return app;
+}

@@ -1,0 +1,55 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import type { AccountRepository } from '../../store/ports.js';
+import type { AccountRecord } from '../../store/types.js';
+
+/** Hono variables set by {@link basicAuth}. */
+export interface AuthVariables {
+  account: AccountRecord;
+}
+
+const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+/** Compared against when the account does not exist, so timing does not reveal which sids exist. */
+const ABSENT = digest('absent-account-token');
+
+/** Parses `Authorization: Basic base64(sid:token)`; undefined when missing or malformed. */
+export function parseBasic(header: string | undefined): { user: string; password: string } | undefined {
+  const m = header ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
+  if (!m) return undefined;
+  const text = Buffer.from(m[1], 'base64').toString('utf8');
+  const colon = text.indexOf(':');
+  if (colon < 0) return undefined;
+  return { user: text.slice(0, colon), password: text.slice(colon + 1) };
+}
+
+/** Checks a token in constant time (over equal-length digests). */
+export function tokenMatches(account: AccountRecord | undefined, token: string): boolean {
+  const expected = account ? digest(account.authToken) : ABSENT;
+  return timingSafeEqual(expected, digest(token)) && account !== undefined;
+}
+
+function unauthorized(message: string): Response {
+  return new Response(JSON.stringify({ status: 401, code: 'unauthorized', message }), {
+    status: 401,
+    headers: { 'Content-Type': 'application/json', 'WWW-Authenticate': 'Basic realm="rcml"' },
+  });
+}
+
+/**
+ * HTTP Basic authentication of an account (`AccountSid:AuthToken`). Sets `account`; answers 401
+ * when the credentials are missing or wrong. `skip` lets a route go unauthenticated.
+ */
+export function basicAuth(
+  accounts: AccountRepository,
+  skip: (method: string, path: string) => boolean = () => false,
+): MiddlewareHandler<{ Variables: AuthVariables }> {
+  return async (c, next) => {
+    if (skip(c.req.method, c.req.path)) return next();
+    const credentials = parseBasic(c.req.header('Authorization'));
+    if (!credentials) return unauthorized('HTTP Basic credentials (AccountSid:AuthToken) are required');
+    const account = accounts.get(credentials.user);
+    if (!tokenMatches(account, credentials.password)) return unauthorized('wrong account sid or auth token');
+    c.set('account', account as AccountRecord);
+    return next();
+  };
+}

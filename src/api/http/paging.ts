@@ -1,0 +1,98 @@
+import { badParameter } from './errors.js';
+import type { ListDocument, Representation, Scalar } from './format.js';
+
+/** Paging limits of `{api_root}` lists. */
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 1000;
+export const DEFAULT_LIMIT = 10_000;
+export const MAX_LIMIT = 1_000_000;
+
+/** Paging read from a query: zero-based page, items per page, cap on total items. */
+export interface Paging {
+  page: number;
+  pageSize: number;
+  limit: number;
+}
+
+/** A non-negative decimal integer parameter, bounded; 400 naming it otherwise. */
+export function intParam(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw badParameter(name, `expected an integer, got ${JSON.stringify(raw)}`);
+  const n = Number(raw);
+  if (n < min || n > max) throw badParameter(name, `must be between ${min} and ${max}, got ${raw}`);
+  return n;
+}
+
+/** Reads `Page`, `PageSize` and `Limit`. `AfterSid` is accepted; `Page` decides the window. */
+export function parsePaging(query: Record<string, string>): Paging {
+  return {
+    page: intParam('Page', query.Page, 0, 0, 1_000_000_000),
+    pageSize: intParam('PageSize', query.PageSize, DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE),
+    limit: intParam('Limit', query.Limit, DEFAULT_LIMIT, 1, MAX_LIMIT),
+  };
+}
+
+/** Offset and count to fetch for a page, the total being capped by `limit`. */
+export function windowOf(p: Paging): { offset: number; limit: number } {
+  const offset = p.page * p.pageSize;
+  return { offset, limit: Math.max(0, Math.min(p.pageSize, p.limit - offset)) };
+}
+
+const PAGING_KEYS = new Set(['Page', 'PageSize', 'AfterSid']);
+
+/** Builds the list envelope of SPEC: counts, positions and paging links. */
+export function listDocument<T = Representation>(args: {
+  /** Request path, used for every paging link. */
+  path: string;
+  query: Record<string, string>;
+  paging: Paging;
+  /** Items matching, before the `Limit` cap. */
+  matched: number;
+  items: T[];
+  lastSid: string | undefined;
+  names: ListDocument['names'];
+  withLimit: boolean;
+}): ListDocument<T> {
+  const { paging, items } = args;
+  const total = Math.min(args.matched, paging.limit);
+  const numPages = Math.ceil(total / paging.pageSize);
+  const lastPage = Math.max(numPages - 1, 0);
+  const start = paging.page * paging.pageSize;
+  const end = items.length > 0 ? start + items.length - 1 : start;
+  // The filters are encoded once; each link appends its own paging parameters, as
+  // `URLSearchParams#set` would (the paging names were taken out first).
+  const filters = new URLSearchParams(
+    Object.entries(args.query).filter(([k]) => !PAGING_KEYS.has(k)),
+  ).toString();
+  const prefix = `${args.path}?${filters === '' ? '' : `${filters}&`}`;
+  const link = (page: number, afterSid?: string) =>
+    `${prefix}Page=${page}&PageSize=${paging.pageSize}` +
+    (afterSid ? `&${new URLSearchParams([['AfterSid', afterSid]]).toString()}` : '');
+  const envelope: Array<readonly [string, string, Scalar]> = [
+    ['page', 'page', paging.page],
+    ['num_pages', 'numpages', numPages],
+    ['page_size', 'pagesize', paging.pageSize],
+    ['total', 'total', total],
+  ];
+  if (args.withLimit) envelope.push(['limit', 'limit', paging.limit]);
+  envelope.push(
+    ['start', 'start', String(start)],
+    ['end', 'end', String(end)],
+    ['uri', 'uri', link(paging.page)],
+    ['first_page_uri', 'firstpageuri', link(0)],
+    [
+      'previous_page_uri',
+      'previouspageuri',
+      paging.page > 0 ? link(Math.min(paging.page - 1, lastPage)) : 'null',
+    ],
+    ['next_page_uri', 'nextpageuri', paging.page < lastPage ? link(paging.page + 1, args.lastSid) : 'null'],
+    ['last_page_uri', 'lastpageuri', link(lastPage)],
+  );
+  return { envelope, names: args.names, items };
+}

@@ -1,0 +1,58 @@
+import type { Context } from 'hono';
+import type { SortOrder } from '../../store/types.js';
+import { ApiError, badParameter } from './errors.js';
+
+/** Query parameters as a plain record (the first value of each name). */
+export function queryOf(c: Context): Record<string, string> {
+  return c.req.query();
+}
+
+/**
+ * Reads a request body as flat string fields: form-encoded (the platform's format) or a JSON
+ * object. Malformed bodies are a 400.
+ */
+export async function readFields(c: Context): Promise<Record<string, string>> {
+  const type = c.req.header('Content-Type') ?? '';
+  if (type.includes('application/json')) {
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      throw new ApiError(400, 'malformed-body', 'request body is not valid JSON');
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new ApiError(400, 'malformed-body', 'request body must be a JSON object');
+    }
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(body)) out[k] = typeof v === 'string' ? v : JSON.stringify(v);
+    return out;
+  }
+  if (type === '' || type.includes('application/x-www-form-urlencoded')) {
+    const text = await c.req.text();
+    return Object.fromEntries(new URLSearchParams(text));
+  }
+  throw new ApiError(415, 'unsupported-media-type', `expected a form-encoded body, got Content-Type ${type}`);
+}
+
+/**
+ * Parses `SortBy` = `<attribute>:<asc|desc>` (direction optional, ascending by default) against
+ * the attributes a list sorts on; 400 naming `SortBy` otherwise.
+ */
+export function parseSortBy<K extends string>(
+  raw: string | undefined,
+  attributes: Readonly<Record<string, K>>,
+): { by: K; order: SortOrder } | undefined {
+  if (raw === undefined) return undefined;
+  const [attr, dir, ...rest] = raw.split(':');
+  const by = Object.hasOwn(attributes, attr) ? attributes[attr] : undefined;
+  if (!by || rest.length > 0) {
+    throw badParameter(
+      'SortBy',
+      `expected <attribute>:<asc|desc> with attribute one of ${Object.keys(attributes).join(', ')}; got ${JSON.stringify(raw)}`,
+    );
+  }
+  if (dir !== undefined && dir !== 'asc' && dir !== 'desc') {
+    throw badParameter('SortBy', `direction must be asc or desc, got ${JSON.stringify(dir)}`);
+  }
+  return { by, order: dir ?? 'asc' };
+}

@@ -1,0 +1,91 @@
+/**
+ * The port through which the REST adapters place, modify and drive calls. The call engine
+ * implements it; the adapters only validate HTTP input, call it and render what it returns.
+ * Records the engine produces reach the store through its record sink, not through this port.
+ */
+import type { CallRecord } from '../../engine/records.js';
+import type { PartyBehaviour } from '../../engine/types.js';
+
+export type { PartyBehaviour };
+
+import type { CallProgressEvent, HttpMethod } from '../../rcml/model.js';
+
+/** Validated parameters of `POST .../Calls`. */
+export interface CreateCallRequest {
+  from: string;
+  /** Phone number, `sip:user@host` (without URI headers) or `client:name`. */
+  to: string;
+  url: string;
+  method: HttpMethod;
+  fallbackUrl?: string;
+  fallbackMethod: HttpMethod;
+  statusCallback?: string;
+  statusCallbackMethod: HttpMethod;
+  /** Events to send; `['completed']` when a callback is given without events. */
+  statusCallbackEvents: CallProgressEvent[];
+  /** Seconds to ring before no-answer. */
+  timeout: number;
+  /** Custom SIP headers: the `To` URI's headers and `X-` form fields. */
+  sipHeaders: Record<string, string>;
+}
+
+export type ChildCallMode = 'Hangup' | 'Move' | 'StayConnected';
+
+/** Validated parameters of `POST .../Calls/{CallSid}`. At least one of url, status, mute is set. */
+export interface ModifyCallRequest {
+  url?: string;
+  method: HttpMethod;
+  status?: 'canceled' | 'completed';
+  mute?: boolean;
+  fallbackUrl?: string;
+  fallbackMethod: HttpMethod;
+  statusCallback?: string;
+  statusCallbackMethod: HttpMethod;
+  /** `MoveConnectedCallLeg=true` reads as `Move` when no mode is given. */
+  childCallMode: ChildCallMode;
+}
+
+/** Simulation control (the `/sim` routes). */
+export interface SimControl {
+  /** Places an inbound call from `from` to the number `to`. */
+  incomingCall(accountSid: string, params: { from: string; to: string }): Promise<CallRecord>;
+  /** Sets the behaviour of a party address (phone number, `client:` or `sip:`). */
+  setParty(accountSid: string, address: string, behaviour: PartyBehaviour): Promise<void>;
+  /** The far end of a live call presses keys now. */
+  sendDigits(accountSid: string, callSid: string, digits: string): Promise<void>;
+  /** The far end of a live call says a phrase now. */
+  sendSpeech(accountSid: string, callSid: string, text: string): Promise<void>;
+  /** Advances the virtual clock; resolves with the new time (ms since the epoch). */
+  advance(ms: number): Promise<number>;
+}
+
+/** Call operations the REST API needs from the engine. */
+export interface CallControl {
+  createCall(accountSid: string, params: CreateCallRequest): Promise<CallRecord>;
+  modifyCall(accountSid: string, callSid: string, params: ModifyCallRequest): Promise<CallRecord>;
+  /** Mutes or unmutes a conference participant; resolves with the participant's call. */
+  muteParticipant(
+    accountSid: string,
+    conferenceSid: string,
+    callSid: string,
+    mute: boolean,
+  ): Promise<CallRecord>;
+  /** Present when the engine runs simulated parties. */
+  readonly sim?: SimControl;
+}
+
+/** Why a call operation was refused; the adapters map each code to an HTTP status. */
+export type CallControlErrorCode = 'not-found' | 'not-live' | 'invalid' | 'unsupported';
+
+/** An error a {@link CallControl} throws for a request it refuses. */
+export class CallControlError extends Error {
+  constructor(
+    readonly code: CallControlErrorCode,
+    message: string,
+    /** The request parameter at fault, when there is one. */
+    readonly parameter?: string,
+  ) {
+    super(message);
+    this.name = 'CallControlError';
+  }
+}

@@ -1,0 +1,130 @@
+/** zod schemas of the form parameters of create-call and modify-call, mapped to the port's types. */
+import { z } from 'zod';
+import type { CallProgressEvent } from '../../rcml/model.js';
+import { ApiError, badParameter } from '../http/errors.js';
+import type { CreateCallRequest, ModifyCallRequest } from './call-control.js';
+
+const method = z
+  .string()
+  .transform((s) => s.toUpperCase())
+  .pipe(z.enum(['GET', 'POST'], { error: 'expected GET or POST' }));
+
+const url = z.url({ protocol: /^https?$/, error: 'expected an absolute http(s) URL' });
+
+const boolText = z
+  .enum(['true', 'false'], { error: 'expected true or false' })
+  .transform((s) => s === 'true');
+
+const EVENTS = ['initiated', 'ringing', 'answered', 'completed'] as const;
+
+/** Phone number (`+`, digits, `*`, `#`), `sip:user@host[?headers]` or `client:name`. */
+const destination = z
+  .string()
+  .min(1, 'is required')
+  .refine(
+    (s) => /^\+?[0-9*#]+$/.test(s) || /^sip:[^@\s]+@[^\s?]+(\?\S*)?$/.test(s) || /^client:[^\s]+$/.test(s),
+    'expected a phone number, sip:<user>@<host> or client:<name>',
+  );
+
+const createSchema = z.object({
+  From: z.string({ error: 'is required' }).min(1, 'is required'),
+  To: z.string({ error: 'is required' }).pipe(destination),
+  Url: z.string({ error: 'is required' }).pipe(url),
+  Method: method.default('POST'),
+  FallbackUrl: url.optional(),
+  FallbackMethod: method.default('POST'),
+  StatusCallback: url.optional(),
+  StatusCallbackMethod: method.default('POST'),
+  StatusCallbackEvent: z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((e) => e.trim())
+        .filter((e) => e !== ''),
+    )
+    .pipe(z.array(z.enum(EVENTS, { error: `each event must be one of ${EVENTS.join(', ')}` })))
+    .optional(),
+  Timeout: z
+    .string()
+    .regex(/^\d+$/, 'expected a whole number of seconds')
+    .transform(Number)
+    .pipe(z.number().min(1, 'must be at least 1').max(3600, 'must be at most 3600'))
+    .default(60),
+});
+
+const modifySchema = z.object({
+  Url: url.optional(),
+  Method: method.default('POST'),
+  Status: z.enum(['canceled', 'completed'], { error: 'expected canceled or completed' }).optional(),
+  Mute: boolText.optional(),
+  FallbackUrl: url.optional(),
+  FallbackMethod: method.default('POST'),
+  StatusCallback: url.optional(),
+  StatusCallbackMethod: method.default('POST'),
+  MoveConnectedCallLeg: boolText.optional(),
+  ChildCallMode: z
+    .enum(['Hangup', 'Move', 'StayConnected'], { error: 'expected Hangup, Move or StayConnected' })
+    .optional(),
+});
+
+/** Turns the first zod issue into a 400 naming the parameter. */
+function parseOrThrow<S extends z.ZodType>(schema: S, fields: Record<string, string>): z.output<S> {
+  const result = schema.safeParse(fields);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const parameter = String(issue.path[0] ?? 'body');
+  const missing = fields[parameter] === undefined;
+  throw badParameter(parameter, missing ? 'is required' : issue.message);
+}
+
+/** Validates `POST .../Calls`. */
+export function parseCreateCall(fields: Record<string, string>): CreateCallRequest {
+  const p = parseOrThrow(createSchema, fields);
+  const sipHeaders: Record<string, string> = {};
+  let to = p.To;
+  const q = to.startsWith('sip:') ? to.indexOf('?') : -1;
+  if (q >= 0) {
+    for (const [k, v] of new URLSearchParams(to.slice(q + 1))) sipHeaders[k] = v;
+    to = to.slice(0, q);
+  }
+  for (const [k, v] of Object.entries(fields)) if (/^X-/i.test(k)) sipHeaders[k] = v;
+  const events: CallProgressEvent[] = p.StatusCallbackEvent ?? [];
+  return {
+    from: p.From,
+    to,
+    url: p.Url,
+    method: p.Method,
+    fallbackUrl: p.FallbackUrl,
+    fallbackMethod: p.FallbackMethod,
+    statusCallback: p.StatusCallback,
+    statusCallbackMethod: p.StatusCallbackMethod,
+    statusCallbackEvents: p.StatusCallback && events.length === 0 ? ['completed'] : [...new Set(events)],
+    timeout: p.Timeout,
+    sipHeaders,
+  };
+}
+
+/** Validates `POST .../Calls/{CallSid}`. */
+export function parseModifyCall(fields: Record<string, string>): ModifyCallRequest {
+  const p = parseOrThrow(modifySchema, fields);
+  if (p.Url === undefined && p.Status === undefined && p.Mute === undefined) {
+    throw new ApiError(400, 'invalid-parameter', 'one of Url, Status or Mute is required', 'Url');
+  }
+  return {
+    url: p.Url,
+    method: p.Method,
+    status: p.Status,
+    mute: p.Mute,
+    fallbackUrl: p.FallbackUrl,
+    fallbackMethod: p.FallbackMethod,
+    statusCallback: p.StatusCallback,
+    statusCallbackMethod: p.StatusCallbackMethod,
+    childCallMode: p.ChildCallMode ?? (p.MoveConnectedCallLeg ? 'Move' : 'Hangup'),
+  };
+}
+
+/** Validates the `Mute` field of a conference participant. */
+export function parseMute(fields: Record<string, string>): boolean {
+  return parseOrThrow(z.object({ Mute: boolText }), fields).Mute;
+}

@@ -1,0 +1,134 @@
+import type { Context, Hono } from 'hono';
+import type { CallStatus } from '../../engine/records.js';
+import type { CallSortKey } from '../../store/types.js';
+import { parseDateFilter } from '../http/dates.js';
+import { badParameter, notFound } from '../http/errors.js';
+import {
+  type Format,
+  jsonListText,
+  listBody,
+  type RenderedBody,
+  renderOne,
+  sendBody,
+  splitFormat,
+} from '../http/format.js';
+import { listDocument, parsePaging, windowOf } from '../http/paging.js';
+import { parseSortBy, queryOf, readFields } from '../http/params.js';
+import { parseCreateCall, parseModifyCall } from './call-params.js';
+import {
+  accountOf,
+  controlOf,
+  formatOfPath,
+  type PlatformDeps,
+  type PlatformEnv,
+  withFormats,
+} from './context.js';
+import { callJson, callRep } from './representations.js';
+
+const STATUSES: readonly CallStatus[] = [
+  'queued',
+  'ringing',
+  'in-progress',
+  'canceled',
+  'completed',
+  'failed',
+  'busy',
+  'no-answer',
+];
+
+const SORT_ATTRIBUTES: Record<string, CallSortKey> = {
+  DateCreated: 'dateCreated',
+  From: 'from',
+  To: 'to',
+  Direction: 'direction',
+  Status: 'status',
+  Duration: 'duration',
+};
+
+const CALL_LIST = { json: 'calls', xmlList: 'Calls', xmlItem: 'Call' };
+const utf8 = new TextEncoder();
+
+/** Calls: list, get, create, modify. */
+export function registerCalls(app: Hono<PlatformEnv>, deps: PlatformDeps): void {
+  const { store } = deps;
+
+  const renderCallList = (c: Context<PlatformEnv>, accountSid: string): RenderedBody => {
+    const query = queryOf(c);
+    const paging = parsePaging(query);
+    const status = query.Status;
+    if (status !== undefined && !STATUSES.includes(status as CallStatus)) {
+      throw badParameter('Status', `expected one of ${STATUSES.join(', ')}, got ${JSON.stringify(status)}`);
+    }
+    const window = windowOf(paging);
+    const page = store.calls.list({
+      accountSid,
+      to: query.To,
+      from: query.From,
+      status: status as CallStatus | undefined,
+      parentCallSid: query.ParentCallSid,
+      startedFrom:
+        query.StartTime === undefined ? undefined : parseDateFilter('StartTime', query.StartTime).first,
+      endedTo: query.EndTime === undefined ? undefined : parseDateFilter('EndTime', query.EndTime).last,
+      sort: parseSortBy(query.SortBy, SORT_ATTRIBUTES),
+      // The envelope caps the total at Limit: no need to count further.
+      countLimit: paging.limit,
+      ...window,
+    });
+    const common = {
+      path: c.req.path,
+      query,
+      paging,
+      matched: page.total,
+      lastSid: page.items.at(-1)?.sid,
+      names: CALL_LIST,
+      withLimit: true,
+    };
+    if (formatOfPath(c.req.path) === 'json') {
+      const body = jsonListText(listDocument({ ...common, items: page.items.map(callJson) }));
+      return { body, contentType: 'application/json' };
+    }
+    return listBody('xml', listDocument({ ...common, items: page.items.map(callRep) }));
+  };
+
+  app.on('GET', withFormats('/Accounts/:accountSid/Calls'), (c) => {
+    const accountSid = accountOf(c);
+    const version = store.calls.version?.(accountSid);
+    // The page depends on the path (format, links) and the query as sent, nothing else.
+    const url = c.req.url;
+    const search = url.indexOf('?');
+    const key = search < 0 ? c.req.path : `${c.req.path}${url.slice(search)}`;
+    const cached = version === undefined ? undefined : deps.listCache?.get(accountSid, key, version);
+    if (cached) return sendBody(c, cached);
+    const rendered = renderCallList(c, accountSid);
+    if (version === undefined || !deps.listCache) return sendBody(c, rendered);
+    const kept = { body: utf8.encode(rendered.body as string), contentType: rendered.contentType };
+    deps.listCache.set(accountSid, key, version, kept);
+    return sendBody(c, kept);
+  });
+
+  app.on('POST', withFormats('/Accounts/:accountSid/Calls'), async (c) => {
+    const accountSid = accountOf(c);
+    const params = parseCreateCall(await readFields(c));
+    const call = await controlOf(deps).createCall(accountSid, params);
+    return renderOne(c, formatOfPath(c.req.path), 'Call', callRep(call));
+  });
+
+  app.get('/Accounts/:accountSid/Calls/:file', (c) => {
+    const accountSid = accountOf(c);
+    const { id, format } = splitFormat(c.req.param('file'), 'xml');
+    const call = store.calls.get(accountSid, id);
+    if (!call) throw notFound('Call', id);
+    return renderOne(c, format, 'Call', callRep(call));
+  });
+
+  const modify = (fixed?: Format) => async (c: Context<PlatformEnv>) => {
+    const accountSid = accountOf(c);
+    const { id, format } = splitFormat(c.req.param('file') ?? '', fixed ?? 'xml');
+    if (!store.calls.get(accountSid, id)) throw notFound('Call', id);
+    const params = parseModifyCall(await readFields(c));
+    const call = await controlOf(deps).modifyCall(accountSid, id, params);
+    return renderOne(c, fixed ?? format, 'Call', callRep(call));
+  };
+  app.post('/Accounts/:accountSid/Calls/:file', modify());
+  app.post('/Accounts/:accountSid/Calls.json/:file', modify('json'));
+}

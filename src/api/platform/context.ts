@@ -1,0 +1,45 @@
+import type { Context } from 'hono';
+import type { Store } from '../../store/ports.js';
+import type { AuthVariables } from '../http/auth.js';
+import { ApiError, notFound } from '../http/errors.js';
+import type { ListCache } from '../http/list-cache.js';
+import type { CallControl } from './call-control.js';
+
+/** Hono environment of the platform routes. */
+export type PlatformEnv = { Variables: AuthVariables };
+
+/** What the platform routes adapt. */
+export interface PlatformDeps {
+  store: Store;
+  callControl?: CallControl;
+  /** `{base_url}/platform/2012-04-24`, where recording files are served. */
+  fileBase: string;
+  /** Rendered Calls list pages, when the store versions its calls. */
+  listCache?: ListCache;
+}
+
+/** The authenticated account's sid; 404 when the path names another account. */
+export function accountOf(c: Context<PlatformEnv>): string {
+  const sid = c.req.param('accountSid');
+  const account = c.get('account');
+  if (sid !== account.sid) throw notFound('Account', sid ?? '');
+  return account.sid;
+}
+
+/** The call engine, or a 501 saying none is attached. */
+export function controlOf(deps: PlatformDeps): CallControl {
+  if (!deps.callControl) {
+    throw new ApiError(
+      501,
+      'no-call-engine',
+      'this server runs without a call engine: call operations are unavailable',
+    );
+  }
+  return deps.callControl;
+}
+
+/** The three spellings of a list path: no suffix, `.json`, `.xml`. */
+export const withFormats = (path: string) => [path, `${path}.json`, `${path}.xml`];
+
+/** The format a list path asks for (no suffix: XML, as the platform answers). */
+export const formatOfPath = (path: string) => (path.endsWith('.json') ? 'json' : 'xml');

@@ -1,0 +1,58 @@
+import type { Context, Hono } from 'hono';
+import type { GatherRecord } from '../../engine/records.js';
+import { parseDateFilter } from '../http/dates.js';
+import { notFound } from '../http/errors.js';
+import { renderList, renderOne, requireJson, splitFormat } from '../http/format.js';
+import { listDocument, parsePaging, windowOf } from '../http/paging.js';
+import { queryOf } from '../http/params.js';
+import { accountOf, type PlatformDeps, type PlatformEnv } from './context.js';
+import { gatherRep } from './representations.js';
+
+const GATHER_LIST = { json: 'gathers', xmlList: 'Gathers', xmlItem: 'Gather' };
+const KINDS: ReadonlyArray<[path: string, kind: GatherRecord['kind'], name: string]> = [
+  ['DTMF', 'dtmf', 'Gather DTMF'],
+  ['Speech', 'speech', 'Gather Speech'],
+];
+
+/** Gather DTMF and Speech records: list and get, JSON only. */
+export function registerGathers(app: Hono<PlatformEnv>, deps: PlatformDeps): void {
+  for (const [path, kind, name] of KINDS) {
+    const base = `/Accounts/:accountSid/Gathers/${path}`;
+    const list = (c: Context<PlatformEnv>) => {
+      const accountSid = accountOf(c);
+      requireJson(c.req.path.endsWith('.xml') ? 'xml' : 'json', `${name} records`);
+      const query = queryOf(c);
+      const paging = parsePaging(query);
+      const created =
+        query.DateCreated === undefined ? undefined : parseDateFilter('DateCreated', query.DateCreated);
+      const page = deps.store.gathers.list({
+        accountSid,
+        kind,
+        callSid: query.CallSid,
+        createdFrom: created?.first,
+        createdTo: created?.last,
+        ...windowOf(paging),
+      });
+      const doc = listDocument({
+        path: c.req.path,
+        query,
+        paging,
+        matched: page.total,
+        items: page.items.map(gatherRep),
+        lastSid: page.items.at(-1)?.sid,
+        names: GATHER_LIST,
+        withLimit: false,
+      });
+      return renderList(c, 'json', doc);
+    };
+    app.on('GET', [base, `${base}.json`, `${base}.xml`], list);
+    app.get(`${base}/:file`, (c) => {
+      const accountSid = accountOf(c);
+      const { id, format } = splitFormat(c.req.param('file'), 'json');
+      requireJson(format, `${name} records`);
+      const gather = deps.store.gathers.get(accountSid, kind, id);
+      if (!gather) throw notFound(name, id);
+      return renderOne(c, 'json', name, gatherRep(gather));
+    });
+  }
+}

@@ -1,0 +1,89 @@
+import type { Context, Hono } from 'hono';
+import type { RecordingSortKey } from '../../store/types.js';
+import { parseDateFilter } from '../http/dates.js';
+import { notFound } from '../http/errors.js';
+import { type Format, renderList, renderOne, splitFormat } from '../http/format.js';
+import { listDocument, parsePaging, windowOf } from '../http/paging.js';
+import { parseSortBy, queryOf } from '../http/params.js';
+import { rangedBody } from '../http/range.js';
+import { accountOf, formatOfPath, type PlatformDeps, type PlatformEnv, withFormats } from './context.js';
+import { recordingRep } from './representations.js';
+
+const SORT_ATTRIBUTES: Record<string, RecordingSortKey> = {
+  DateCreated: 'dateCreated',
+  Duration: 'duration',
+  CallSid: 'callSid',
+};
+
+const RECORDING_LIST = { json: 'recordings', xmlList: 'Recordings', xmlItem: 'Recording' };
+
+/** True for the one unauthenticated route: `GET .../Recordings/{sid}.wav`. */
+export function isRecordingAudio(method: string, path: string): boolean {
+  return (method === 'GET' || method === 'HEAD') && /\/Accounts\/[^/]+\/Recordings\/[^/]+\.wav$/.test(path);
+}
+
+/** Recordings: list (also call-scoped), get, `.wav` download, delete. */
+export function registerRecordings(app: Hono<PlatformEnv>, deps: PlatformDeps): void {
+  const { store } = deps;
+
+  const list = (c: Context<PlatformEnv>, callSid: string | undefined, format: Format) => {
+    const accountSid = accountOf(c);
+    const query = queryOf(c);
+    const paging = parsePaging(query);
+    const page = store.recordings.list({
+      accountSid,
+      callSid: callSid ?? query.CallSid,
+      createdFrom:
+        query.StartTime === undefined ? undefined : parseDateFilter('StartTime', query.StartTime).first,
+      createdTo: query.EndTime === undefined ? undefined : parseDateFilter('EndTime', query.EndTime).last,
+      sort: parseSortBy(query.SortBy, SORT_ATTRIBUTES),
+      ...windowOf(paging),
+    });
+    const doc = listDocument({
+      path: c.req.path,
+      query,
+      paging,
+      matched: page.total,
+      items: page.items.map((r) => recordingRep(r, deps.fileBase)),
+      lastSid: page.items.at(-1)?.sid,
+      names: RECORDING_LIST,
+      withLimit: true,
+    });
+    return renderList(c, format, doc);
+  };
+
+  app.on('GET', withFormats('/Accounts/:accountSid/Recordings'), (c) =>
+    list(c, undefined, formatOfPath(c.req.path)),
+  );
+
+  // Deprecated: the CallSid filter of the list replaces it.
+  app.on('GET', withFormats('/Accounts/:accountSid/Calls/:callSid/Recordings'), (c) => {
+    const accountSid = accountOf(c);
+    const callSid = c.req.param('callSid') ?? '';
+    if (!store.calls.get(accountSid, callSid)) throw notFound('Call', callSid);
+    return list(c, callSid, formatOfPath(c.req.path));
+  });
+
+  app.get('/Accounts/:accountSid/Recordings/:file', (c) => {
+    const file = c.req.param('file');
+    if (file.endsWith('.wav')) {
+      // No authentication: the recording must still belong to the account in the path.
+      const sid = file.slice(0, -4);
+      const wav = store.recordings.wav(c.req.param('accountSid'), sid);
+      if (!wav) throw notFound('Recording', sid);
+      return rangedBody(wav, c.req.header('Range'), 'audio/wav');
+    }
+    const accountSid = accountOf(c);
+    const { id, format } = splitFormat(file, 'xml');
+    const recording = store.recordings.get(accountSid, id);
+    if (!recording) throw notFound('Recording', id);
+    return renderOne(c, format, 'Recording', recordingRep(recording, deps.fileBase));
+  });
+
+  app.delete('/Accounts/:accountSid/Recordings/:file', (c) => {
+    const accountSid = accountOf(c);
+    const { id } = splitFormat(c.req.param('file'), 'xml');
+    if (!store.recordings.delete(accountSid, id)) throw notFound('Recording', id);
+    return c.body(null, 204);
+  });
+}

@@ -1,0 +1,166 @@
+/** Records as the SPEC renders them: field names per format, dates, uris. */
+import {
+  API_VERSION,
+  type CallRecord,
+  type GatherRecord,
+  type RecordingRecord,
+} from '../../engine/records.js';
+import type { ApplicationRecord } from '../../store/types.js';
+import { iso8601, rfc2822 } from '../http/dates.js';
+import type { Representation } from '../http/format.js';
+
+const accountUri = (accountSid: string) => `/${API_VERSION}/Accounts/${accountSid}`;
+const orEmpty = (s: string | undefined) => s ?? '';
+
+export function callRep(c: CallRecord): Representation {
+  const uri = `${accountUri(c.accountSid)}/Calls/${c.sid}`;
+  return [
+    ['Sid', 'sid', c.sid],
+    ['InstanceId', 'InstanceId', c.instanceId],
+    ['DateCreated', 'date_created', rfc2822(c.dateCreated)],
+    ['DateUpdated', 'date_updated', rfc2822(c.dateUpdated)],
+    ['ParentCallSid', 'parent_call_sid', orEmpty(c.parentCallSid)],
+    ['AccountSid', 'account_sid', c.accountSid],
+    ['To', 'to', c.to],
+    ['From', 'from', c.from],
+    ['PhoneNumberSid', 'phone_number_sid', orEmpty(c.phoneNumberSid)],
+    ['Status', 'status', c.status],
+    ['StartTime', 'start_time', c.startTime === undefined ? '' : iso8601(c.startTime)],
+    ['EndTime', 'end_time', c.endTime === undefined ? '' : iso8601(c.endTime)],
+    ['Duration', 'duration', c.duration ?? 0],
+    ['Direction', 'direction', c.direction],
+    ['AnsweredBy', 'answered_by', orEmpty(c.answeredBy)],
+    ['ApiVersion', 'api_version', c.apiVersion],
+    ['ForwardFrom', 'forwarded_from', orEmpty(c.forwardedFrom)],
+    ['CallerName', 'caller_name', orEmpty(c.callerName)],
+    ['Uri', 'uri', `${uri}.json`],
+    [
+      'SubresourceUris',
+      'subresource_uris',
+      [
+        ['Notifications', 'notifications', `${uri}/Notifications.json`],
+        ['Recordings', 'recordings', `${uri}/Recordings.json`],
+      ],
+    ],
+  ];
+}
+
+/** A call as its JSON object (the `callRep` fields under their JSON names, in the same order). */
+export interface CallJson {
+  sid: string;
+  InstanceId: string;
+  date_created: string;
+  date_updated: string;
+  parent_call_sid: string;
+  account_sid: string;
+  to: string;
+  from: string;
+  phone_number_sid: string;
+  status: string;
+  start_time: string;
+  end_time: string;
+  duration: number;
+  direction: string;
+  answered_by: string;
+  api_version: string;
+  forwarded_from: string;
+  caller_name: string;
+  uri: string;
+  subresource_uris: { notifications: string; recordings: string };
+}
+
+/**
+ * A call's JSON object built straight from the record: `JSON.stringify` gives the same text as
+ * for `toJson(callRep(c))`, without the field table in between (lists render many calls, and
+ * one object literal per call keeps a single shape that V8 serializes fast).
+ */
+export function callJson(c: CallRecord): CallJson {
+  const uri = `${accountUri(c.accountSid)}/Calls/${c.sid}`;
+  return {
+    sid: c.sid,
+    InstanceId: c.instanceId,
+    date_created: rfc2822(c.dateCreated),
+    date_updated: rfc2822(c.dateUpdated),
+    parent_call_sid: orEmpty(c.parentCallSid),
+    account_sid: c.accountSid,
+    to: c.to,
+    from: c.from,
+    phone_number_sid: orEmpty(c.phoneNumberSid),
+    status: c.status,
+    start_time: c.startTime === undefined ? '' : iso8601(c.startTime),
+    end_time: c.endTime === undefined ? '' : iso8601(c.endTime),
+    duration: c.duration ?? 0,
+    direction: c.direction,
+    answered_by: orEmpty(c.answeredBy),
+    api_version: c.apiVersion,
+    forwarded_from: orEmpty(c.forwardedFrom),
+    caller_name: orEmpty(c.callerName),
+    uri: `${uri}.json`,
+    subresource_uris: { notifications: `${uri}/Notifications.json`, recordings: `${uri}/Recordings.json` },
+  };
+}
+
+/** Decimal seconds as text, always with a fractional part (`5.0`, `2.25`). */
+export function decimalSeconds(seconds: number): string {
+  return Number.isInteger(seconds) ? seconds.toFixed(1) : String(seconds);
+}
+
+/** `fileBase` is `{base_url}{prefix}/platform/2012-04-24`, where the `.wav` is served. */
+export function recordingRep(r: RecordingRecord, fileBase: string): Representation {
+  return [
+    ['Sid', 'sid', r.sid],
+    ['DateCreated', 'date_created', rfc2822(r.dateCreated)],
+    ['DateUpdated', 'date_updated', rfc2822(r.dateUpdated)],
+    ['AccountSid', 'account_sid', r.accountSid],
+    ['CallSid', 'call_sid', r.callSid],
+    ['Duration', 'duration', decimalSeconds(r.duration)],
+    ['ApiVersion', 'api_version', r.apiVersion],
+    ['Uri', 'uri', `${accountUri(r.accountSid)}/Recordings/${r.sid}.json`],
+    ['FileUri', 'file_uri', `${fileBase}/Accounts/${r.accountSid}/Recordings/${r.sid}.wav`],
+  ];
+}
+
+/** Gather records are JSON only; their XML names equal their JSON names. */
+export function gatherRep(g: GatherRecord): Representation {
+  const path = g.kind === 'dtmf' ? 'DTMF' : 'Speech';
+  const fields: Array<[string, string | number]> = [
+    ['sid', g.sid],
+    ['date_created', iso8601(g.dateCreated)],
+    ['account_sid', g.accountSid],
+    ['org_sid', orEmpty(g.orgSid)],
+    ['call_sid', g.callSid],
+    ['preTimeout', g.preTimeout],
+    ['postTimeout', g.postTimeout],
+    ['actionOnEmptyResult', String(g.actionOnEmptyResult)],
+  ];
+  if (g.kind === 'dtmf') fields.push(['digits_count', g.digitsCount]);
+  else
+    fields.push(
+      ['provider', g.provider],
+      ['language', g.language],
+      ['hints', g.hints],
+      ['duration', g.duration],
+    );
+  fields.push(
+    ['status', g.status],
+    ['reason', g.reason],
+    ['api_version', g.apiVersion],
+    ['uri', `${accountUri(g.accountSid)}/Gathers/${path}/${g.sid}.json`],
+  );
+  return fields.map(([name, value]) => [name, name, value] as const);
+}
+
+export function applicationRep(a: ApplicationRecord): Representation {
+  return [
+    ['Sid', 'sid', a.sid],
+    ['DateCreated', 'date_created', rfc2822(a.dateCreated)],
+    ['DateUpdated', 'date_updated', rfc2822(a.dateUpdated)],
+    ['FriendlyName', 'friendly_name', a.friendlyName],
+    ['AccountSid', 'account_sid', a.accountSid],
+    ['ApiVersion', 'api_version', a.apiVersion],
+    ['VoiceCallerIdLookup', 'voice_caller_id_lookup', a.voiceCallerIdLookup],
+    ['Uri', 'uri', `${accountUri(a.accountSid)}/Applications/${a.sid}.json`],
+    ['RcmlUrl', 'rcml_url', a.rcmlUrl],
+    ['Kind', 'kind', a.kind],
+  ];
+}

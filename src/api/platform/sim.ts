@@ -1,0 +1,99 @@
+import type { Context, Hono } from 'hono';
+import { z } from 'zod';
+import { ApiError, badParameter, notFound } from '../http/errors.js';
+import { toJson } from '../http/format.js';
+import { readFields } from '../http/params.js';
+import type { PartyBehaviour, SimControl } from './call-control.js';
+import { controlOf, type PlatformDeps, type PlatformEnv } from './context.js';
+import { callRep } from './representations.js';
+
+const seconds = z.number({ error: 'expected a number of seconds' }).min(0, 'must be >= 0');
+
+const partySchema = z.strictObject({
+  address: z.string({ error: 'is required' }).min(1, 'is required'),
+  outcome: z
+    .enum(['answer', 'busy', 'no-answer', 'fail'], { error: 'expected answer, busy, no-answer or fail' })
+    .optional(),
+  answerAfter: seconds.optional(),
+  hangupAfter: seconds.optional(),
+  digits: z
+    .array(z.strictObject({ at: seconds, keys: z.string().regex(/^[0-9*#wW]+$/, 'expected keys 0-9, *, #') }))
+    .optional(),
+  speech: z.array(z.strictObject({ at: seconds, text: z.string().min(1, 'is required') })).optional(),
+});
+
+function simOf(deps: PlatformDeps): SimControl {
+  const sim = controlOf(deps).sim;
+  if (!sim) throw new ApiError(501, 'no-simulation', 'the attached call engine does not simulate parties');
+  return sim;
+}
+
+function required(fields: Record<string, string>, name: string): string {
+  const value = fields[name];
+  if (value === undefined || value === '') throw badParameter(name, 'is required');
+  return value;
+}
+
+async function readJsonObject(c: Context): Promise<unknown> {
+  try {
+    return await c.req.json();
+  } catch {
+    throw new ApiError(400, 'malformed-body', 'request body must be a JSON object');
+  }
+}
+
+/**
+ * Simulation control, an extension of the platform API (same authentication): place inbound
+ * calls, set party behaviours, send digits or speech to a live call, advance the virtual clock.
+ */
+export function registerSim(app: Hono<PlatformEnv>, deps: PlatformDeps): void {
+  const liveCall = (c: Context<PlatformEnv>) => {
+    const callSid = c.req.param('callSid') ?? '';
+    if (!deps.store.calls.get(c.get('account').sid, callSid)) throw notFound('Call', callSid);
+    return callSid;
+  };
+
+  app.post('/Calls', async (c) => {
+    const fields = await readFields(c);
+    const call = await simOf(deps).incomingCall(c.get('account').sid, {
+      from: required(fields, 'From'),
+      to: required(fields, 'To'),
+    });
+    return c.json(toJson(callRep(call)));
+  });
+
+  app.post('/Parties', async (c) => {
+    const parsed = partySchema.safeParse(await readJsonObject(c));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw badParameter(issue.path.join('.') || 'body', issue.message);
+    }
+    const { address, ...behaviour } = parsed.data;
+    await simOf(deps).setParty(c.get('account').sid, address, behaviour satisfies PartyBehaviour);
+    return c.json({ address, ...behaviour });
+  });
+
+  app.post('/Calls/:callSid/Digits', async (c) => {
+    const callSid = liveCall(c);
+    const digits = required(await readFields(c), 'Digits');
+    if (!/^[0-9*#wW]+$/.test(digits))
+      throw badParameter('Digits', 'expected keys 0-9, *, # (w waits half a second)');
+    await simOf(deps).sendDigits(c.get('account').sid, callSid, digits);
+    return c.json({ call_sid: callSid, digits });
+  });
+
+  app.post('/Calls/:callSid/Speech', async (c) => {
+    const callSid = liveCall(c);
+    const text = required(await readFields(c), 'Text');
+    await simOf(deps).sendSpeech(c.get('account').sid, callSid, text);
+    return c.json({ call_sid: callSid, text });
+  });
+
+  app.post('/Advance', async (c) => {
+    const raw = required(await readFields(c), 'Seconds');
+    if (!/^\d+(\.\d+)?$/.test(raw))
+      throw badParameter('Seconds', `expected a non-negative number, got ${JSON.stringify(raw)}`);
+    const now = await simOf(deps).advance(Math.round(Number(raw) * 1000));
+    return c.json({ now: new Date(now).toISOString() });
+  });
+}

@@ -1,0 +1,113 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { Store } from '../store/ports.js';
+import { ACCOUNT_SID_PATTERN, randomAuthToken, randomSid } from '../store/sid.js';
+import type { AccountRecord } from '../store/types.js';
+import { createApp } from './app.js';
+import type { CallControl } from './platform/call-control.js';
+
+/** The account a server authenticates, and whether it was just created. */
+export interface EnsuredAccount {
+  account: AccountRecord;
+  created: boolean;
+}
+
+/**
+ * Makes sure the store has the account to serve. Given a sid and token, that account is created
+ * or its token updated; given neither, the oldest account is used, or one is created.
+ */
+export function ensureAccount(
+  store: Store,
+  given: { sid?: string; authToken?: string },
+  now: () => number = Date.now,
+): EnsuredAccount {
+  if ((given.sid === undefined) !== (given.authToken === undefined)) {
+    throw new Error('give both the account sid and the auth token, or neither');
+  }
+  if (given.sid !== undefined && given.authToken !== undefined) {
+    if (!ACCOUNT_SID_PATTERN.test(given.sid))
+      throw new Error(`account sid must be AC followed by 32 hex digits, got ${given.sid}`);
+    if (given.authToken.length < 8) throw new Error('auth token must be at least 8 characters');
+    const existing = store.accounts.get(given.sid);
+    const t = now();
+    const account: AccountRecord = existing
+      ? {
+          ...existing,
+          authToken: given.authToken,
+          dateUpdated: existing.authToken === given.authToken ? existing.dateUpdated : t,
+        }
+      : {
+          sid: given.sid,
+          authToken: given.authToken,
+          friendlyName: 'Default account',
+          dateCreated: t,
+          dateUpdated: t,
+        };
+    store.accounts.put(account);
+    return { account, created: !existing };
+  }
+  const first = store.accounts.list()[0];
+  if (first) return { account: first, created: false };
+  const t = now();
+  const account: AccountRecord = {
+    sid: randomSid('AC'),
+    authToken: randomAuthToken(),
+    friendlyName: 'Default account',
+    dateCreated: t,
+    dateUpdated: t,
+  };
+  store.accounts.put(account);
+  return { account, created: true };
+}
+
+/** Options of {@link startServer}. */
+export interface ServerOptions {
+  store: Store;
+  /** The call engine; without it, call operations answer 501. */
+  callControl?: CallControl;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** `{base_url}`; default `http://{host}:{port}`. */
+  baseUrl?: string;
+  maxBodyBytes?: number;
+}
+
+/** A running server. */
+export interface RunningServer {
+  /** `http://host:port` actually bound. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Serves {@link createApp} over HTTP with @hono/node-server. */
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  let baseUrl = options.baseUrl;
+  // The base URL may depend on the port picked, so the app is built once the port is known.
+  let app: ReturnType<typeof createApp> | undefined;
+  const server = serve({
+    fetch: (req) => (app as ReturnType<typeof createApp>).fetch(req),
+    hostname: options.host,
+    port: options.port,
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+  baseUrl ??= url;
+  app = createApp({
+    store: options.store,
+    callControl: options.callControl,
+    baseUrl,
+    maxBodyBytes: options.maxBodyBytes,
+  });
+  return {
+    url,
+    port,
+    close: () =>
+      new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve()))),
+  };
+}

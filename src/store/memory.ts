@@ -1,0 +1,120 @@
+import type { CallRecord, GatherRecord, NotificationRecord, RecordingRecord } from '../engine/records.js';
+import { TERMINAL_STATUSES } from '../engine/records.js';
+import {
+  byCreation,
+  callMatches,
+  compareCalls,
+  compareRecordings,
+  gatherMatches,
+  pageOf,
+  recordingMatches,
+} from './filter.js';
+import type { Store } from './ports.js';
+import type { AccountRecord, ApplicationRecord } from './types.js';
+
+const owned = <T extends { accountSid: string }>(item: T | undefined, accountSid: string) =>
+  item && item.accountSid === accountSid ? structuredClone(item) : undefined;
+
+/**
+ * An in-memory store: the library's default. Records are copied in and out, so callers can
+ * never change a stored record by mutating an object they hold.
+ */
+export function createMemoryStore(): Store {
+  const accounts = new Map<string, AccountRecord>();
+  const calls = new Map<string, CallRecord>();
+  const recordings = new Map<string, { record: RecordingRecord; wav: Uint8Array }>();
+  const gathers = new Map<string, GatherRecord>();
+  const notifications = new Map<string, NotificationRecord>();
+  const applications = new Map<string, ApplicationRecord>();
+  // Calls' version per account: the write sequence number of its last change.
+  let writes = 0;
+  const callVersions = new Map<string, number>();
+  const putCall = (c: CallRecord) => {
+    const before = calls.get(c.sid)?.accountSid;
+    calls.set(c.sid, structuredClone(c));
+    writes++;
+    callVersions.set(c.accountSid, writes);
+    // A call that moved account changes the list of the one it left, too.
+    if (before !== undefined && before !== c.accountSid) callVersions.set(before, writes);
+  };
+
+  return {
+    accounts: {
+      put: (a) => void accounts.set(a.sid, { ...a }),
+      get: (sid) => {
+        const a = accounts.get(sid);
+        return a && { ...a };
+      },
+      list: () => [...accounts.values()].sort(byCreation).map((a) => ({ ...a })),
+    },
+    calls: {
+      put: (c) => putCall(c),
+      putMany: (cs) => {
+        for (const c of cs) putCall(c);
+      },
+      get: (accountSid, sid) => owned(calls.get(sid), accountSid),
+      list: (q) => {
+        const page = pageOf(
+          calls.values(),
+          q,
+          (c) => callMatches(q, c),
+          compareCalls(q.sort?.by ?? 'dateCreated', q.sort?.order ?? 'asc'),
+        );
+        const total = q.countLimit === undefined ? page.total : Math.min(page.total, q.countLimit);
+        return { items: page.items.map((c) => structuredClone(c)), total };
+      },
+      listLive: () =>
+        [...calls.values()].filter((c) => !TERMINAL_STATUSES.has(c.status)).map((c) => structuredClone(c)),
+      version: (accountSid) => callVersions.get(accountSid) ?? 0,
+    },
+    recordings: {
+      put: (r, wav) => void recordings.set(r.sid, { record: { ...r }, wav: Uint8Array.from(wav) }),
+      get: (accountSid, sid) => owned(recordings.get(sid)?.record, accountSid),
+      wav: (accountSid, sid) => {
+        const entry = recordings.get(sid);
+        return entry && entry.record.accountSid === accountSid ? Uint8Array.from(entry.wav) : undefined;
+      },
+      delete: (accountSid, sid) => {
+        if (!owned(recordings.get(sid)?.record, accountSid)) return false;
+        return recordings.delete(sid);
+      },
+      list: (q) => {
+        const page = pageOf(
+          [...recordings.values()].map((e) => e.record),
+          q,
+          (r) => recordingMatches(q, r),
+          compareRecordings(q),
+        );
+        return { items: page.items.map((r) => ({ ...r })), total: page.total };
+      },
+    },
+    gathers: {
+      put: (g) => void gathers.set(g.sid, { ...g }),
+      get: (accountSid, kind, sid) => {
+        const g = owned(gathers.get(sid), accountSid);
+        return g && g.kind === kind ? g : undefined;
+      },
+      list: (q) => {
+        const page = pageOf(gathers.values(), q, (g) => gatherMatches(q, g), byCreation);
+        return { items: page.items.map((g) => ({ ...g })), total: page.total };
+      },
+    },
+    notifications: {
+      put: (n) => void notifications.set(n.sid, { ...n }),
+      list: (q) => {
+        const page = pageOf(
+          notifications.values(),
+          q,
+          (n) => n.accountSid === q.accountSid && (q.callSid === undefined || n.callSid === q.callSid),
+          byCreation,
+        );
+        return { items: page.items.map((n) => ({ ...n })), total: page.total };
+      },
+    },
+    applications: {
+      put: (a) => void applications.set(a.sid, { ...a }),
+      get: (accountSid, sid) => owned(applications.get(sid), accountSid),
+    },
+    close: () => {},
+  };
+}

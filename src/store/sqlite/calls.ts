@@ -1,0 +1,208 @@
+import type Database from 'better-sqlite3';
+import type { CallRecord } from '../../engine/records.js';
+import { TERMINAL_STATUSES } from '../../engine/records.js';
+import type { CallRepository } from '../ports.js';
+import type { CallQuery, CallSortKey } from '../types.js';
+
+const SORT_COLUMNS: Record<CallSortKey, string> = {
+  dateCreated: 'date_created',
+  from: 'from_addr',
+  to: 'to_addr',
+  direction: 'direction',
+  status: 'status',
+  duration: 'duration',
+};
+
+/** The index that walks a whole account in each sort order (see migration 2). */
+function sortIndex(by: CallSortKey, desc: boolean): string {
+  switch (by) {
+    case 'dateCreated':
+      return 'calls_account_created';
+    case 'to':
+      return 'calls_to';
+    case 'from':
+      return 'calls_from';
+    case 'status':
+      return desc ? 'calls_status_desc' : 'calls_status';
+    case 'direction':
+      return desc ? 'calls_direction_desc' : 'calls_direction';
+    case 'duration':
+      return desc ? 'calls_duration_desc' : 'calls_duration';
+  }
+}
+
+/**
+ * The index a calls query reads. Chosen here rather than by SQLite's planner, which without
+ * statistics often prefers walking a sort index over a selective filter (tens of ms instead of
+ * tens of µs). Selective filters (parent, To, From) narrow first; low-cardinality ones (Status,
+ * direction) only when the order agrees, since walking the sort order and skipping non-matches
+ * stops after the page; time ranges next; otherwise the sort order's own index.
+ */
+export function callIndexFor(q: CallQuery): string {
+  const by = q.sort?.by ?? 'dateCreated';
+  const desc = q.sort?.order === 'desc';
+  if (q.parentCallSid !== undefined) return 'calls_parent_created';
+  const byDuration = by === 'duration' ? (desc ? '_duration_desc' : '_duration') : '';
+  if (q.to !== undefined) return `calls_to${byDuration}`;
+  if (q.from !== undefined) return `calls_from${byDuration}`;
+  if (q.status !== undefined && (by === 'dateCreated' || by === 'status')) return 'calls_status';
+  if (q.direction !== undefined && (by === 'dateCreated' || by === 'direction')) return 'calls_direction';
+  if (q.startedFrom !== undefined) return 'calls_started';
+  if (q.endedTo !== undefined) return 'calls_ended';
+  return sortIndex(by, desc);
+}
+
+/**
+ * The index a count reads: the narrowest filter's, whatever the order (a sort index would make
+ * SQLite visit every row of the account to test the filter).
+ */
+function countIndexFor(q: CallQuery): string {
+  if (q.parentCallSid !== undefined) return 'calls_parent_created';
+  if (q.to !== undefined) return 'calls_to';
+  if (q.from !== undefined) return 'calls_from';
+  if (q.status !== undefined) return 'calls_status';
+  if (q.direction !== undefined) return 'calls_direction';
+  if (q.startedFrom !== undefined) return 'calls_started';
+  if (q.endedTo !== undefined) return 'calls_ended';
+  return 'calls_account_created';
+}
+
+/** WHERE clause of a calls query (its shape only: the values come from {@link paramsOf}). */
+function whereOf(q: CallQuery): string {
+  let sql = 'account_sid = ?';
+  if (q.to !== undefined) sql += ' AND to_addr = ?';
+  if (q.from !== undefined) sql += ' AND from_addr = ?';
+  if (q.status !== undefined) sql += ' AND status = ?';
+  if (q.direction !== undefined) sql += ' AND direction = ?';
+  if (q.parentCallSid !== undefined) sql += ' AND parent_call_sid = ?';
+  if (q.startedFrom !== undefined) sql += ' AND start_time >= ?';
+  if (q.endedTo !== undefined) sql += ' AND end_time <= ?';
+  return sql;
+}
+
+function paramsOf(q: CallQuery): unknown[] {
+  const params: unknown[] = [q.accountSid];
+  for (const v of [q.to, q.from, q.status, q.direction, q.parentCallSid, q.startedFrom, q.endedTo]) {
+    if (v !== undefined) params.push(v);
+  }
+  return params;
+}
+
+/**
+ * The two statements of a calls list: `count` (parameters: the filters', then the cap, -1 for
+ * none) and `page` (the filters', then limit and offset).
+ */
+export function callListSql(q: CallQuery): { count: string; page: string } {
+  const where = whereOf(q);
+  const column = SORT_COLUMNS[q.sort?.by ?? 'dateCreated'];
+  const order = q.sort?.order === 'desc' ? 'DESC' : 'ASC';
+  // Ties go by creation, then sid. Sorting by creation itself names it once: a repeated term
+  // makes SQLite re-sort every group of equal keys instead of reading the index in order.
+  const terms = (t: string) =>
+    column === 'date_created'
+      ? `${t}date_created ${order}, ${t}sid`
+      : `${t}${column} ${order}, ${t}date_created, ${t}sid`;
+  return {
+    // Counting stops at the cap: the LIMIT sits inside, so SQLite steps at most that far.
+    count: `SELECT count(*) FROM (SELECT 1 FROM calls INDEXED BY ${countIndexFor(q)} WHERE ${where} LIMIT ?)`,
+    // The page's keys come off the index alone (and stop after offset + limit entries); only
+    // the page's rows are then read for their records.
+    page: `SELECT c.data FROM (SELECT rowid AS r FROM calls INDEXED BY ${callIndexFor(q)} WHERE ${where}
+        ORDER BY ${terms('')} LIMIT ? OFFSET ?) AS k
+      CROSS JOIN calls AS c ON c.rowid = k.r ORDER BY ${terms('c.')}`,
+  };
+}
+
+/** The calls repository over SQLite. */
+export function sqliteCalls(db: Database.Database): CallRepository {
+  const upsert = db.prepare(`INSERT INTO calls
+      (sid, account_sid, parent_call_sid, direction, from_addr, to_addr, status, live, date_created,
+       start_time, end_time, duration, data)
+    VALUES (@sid, @accountSid, @parentCallSid, @direction, @from, @to, @status, @live, @dateCreated,
+       @startTime, @endTime, @duration, @data)
+    ON CONFLICT (sid) DO UPDATE SET account_sid = excluded.account_sid,
+      parent_call_sid = excluded.parent_call_sid, direction = excluded.direction,
+      from_addr = excluded.from_addr, to_addr = excluded.to_addr, status = excluded.status,
+      live = excluded.live, date_created = excluded.date_created, start_time = excluded.start_time,
+      end_time = excluded.end_time, duration = excluded.duration, data = excluded.data`);
+  const getOne = db.prepare('SELECT data FROM calls WHERE sid = ? AND account_sid = ?').pluck();
+  const live = db.prepare('SELECT data FROM calls WHERE live = 1 ORDER BY date_created, sid').pluck();
+
+  // One pair of statements per query shape (filters present, sort): prepared once.
+  const shapes = new Map<string, { count: Database.Statement; page: Database.Statement }>();
+  const statementsOf = (q: CallQuery) => {
+    const sql = callListSql(q);
+    const key = sql.page;
+    let shape = shapes.get(key);
+    if (!shape) {
+      shape = { count: db.prepare(sql.count).pluck(), page: db.prepare(sql.page).pluck() };
+      shapes.set(key, shape);
+    }
+    return shape;
+  };
+
+  // Versions (see `CallRepository.version`): the write sequence number of each account's last
+  // change, and of the last commit seen from another connection, which may have touched any.
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  const accountOfSid = db.prepare('SELECT account_sid FROM calls WHERE sid = ?').pluck();
+  let seenDataVersion = dataVersion.get();
+  let writes = 0;
+  let foreignWrite = 0;
+  const versions = new Map<string, number>();
+  const touched = (c: CallRecord) => {
+    const before = accountOfSid.get(c.sid) as string | undefined;
+    writes++;
+    versions.set(c.accountSid, writes);
+    if (before !== undefined && before !== c.accountSid) versions.set(before, writes);
+  };
+
+  const put = (c: CallRecord) => {
+    touched(c);
+    upsert.run({
+      sid: c.sid,
+      accountSid: c.accountSid,
+      parentCallSid: c.parentCallSid ?? null,
+      direction: c.direction,
+      from: c.from,
+      to: c.to,
+      status: c.status,
+      live: TERMINAL_STATUSES.has(c.status) ? 0 : 1,
+      dateCreated: c.dateCreated,
+      startTime: c.startTime ?? null,
+      endTime: c.endTime ?? null,
+      duration: c.duration ?? 0,
+      data: JSON.stringify(c),
+    });
+  };
+  const putMany = db.transaction((calls: readonly CallRecord[]) => {
+    for (const c of calls) put(c);
+  });
+
+  return {
+    put: (c) => void put(c),
+    putMany: (calls) => putMany(calls),
+    get: (accountSid, sid) => {
+      const data = getOne.get(sid, accountSid) as string | undefined;
+      return data === undefined ? undefined : (JSON.parse(data) as CallRecord);
+    },
+    list: (q) => {
+      const { count, page } = statementsOf(q);
+      const params = paramsOf(q);
+      // -1: no LIMIT in SQLite.
+      const total = count.get(...params, q.countLimit ?? -1) as number;
+      const capped = q.countLimit !== undefined && total >= q.countLimit;
+      if (q.limit <= 0 || (q.offset >= total && !capped)) return { items: [], total };
+      const rows = page.all(...params, q.limit, q.offset) as string[];
+      return { items: rows.map((d) => JSON.parse(d) as CallRecord), total };
+    },
+    listLive: () => (live.all() as string[]).map((d) => JSON.parse(d) as CallRecord),
+    version: (accountSid) => {
+      const v = dataVersion.get();
+      if (v !== seenDataVersion) {
+        seenDataVersion = v;
+        foreignWrite = ++writes;
+      }
+      return Math.max(versions.get(accountSid) ?? 0, foreignWrite);
+    },
+  };
+}

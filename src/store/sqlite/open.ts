@@ -1,0 +1,75 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Store } from '../ports.js';
+import { closeInterruptedCalls } from '../recover.js';
+import { randomSid, type SidFactory } from '../sid.js';
+import { sqliteCalls } from './calls.js';
+import { migrate } from './migrations.js';
+import { sqliteRecordings } from './recordings.js';
+import { sqliteAccounts, sqliteApplications, sqliteGathers, sqliteNotifications } from './records.js';
+
+/** Options of {@link openSqliteStore}. */
+export interface SqliteStoreOptions {
+  /** Data directory: holds `rcml.sqlite` and `recordings/`. Created when missing. */
+  dir: string;
+  /**
+   * `process` (default): a committed write survives a crash of the process (WAL,
+   * `synchronous=NORMAL`). `power`: it also survives an OS crash or power loss
+   * (`synchronous=FULL`, one fsync per commit).
+   */
+  durability?: 'process' | 'power';
+  /** Clock used to close calls left live by a stopped server. Default `Date.now`. */
+  now?: () => number;
+  /** Sids of the notifications written on open. Default random. */
+  sids?: SidFactory;
+}
+
+/** A SQLite store, plus what opening it found. */
+export interface SqliteStore extends Store {
+  /** Sids of calls that were live when the database was last closed, now closed. */
+  readonly interruptedCalls: readonly string[];
+  /** Path of the database file. */
+  readonly file: string;
+}
+
+/**
+ * Opens (or creates) the store of a data directory: one SQLite file in WAL mode, migrated to the
+ * current schema, with recordings' WAV files beside it. Calls left live by a previous process
+ * are closed (see `closeInterruptedCalls`).
+ */
+export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  mkdirSync(options.dir, { recursive: true });
+  const file = join(options.dir, 'rcml.sqlite');
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${options.durability === 'power' ? 'FULL' : 'NORMAL'}`);
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    // 32 MiB of page cache (default 2 MiB): the calls table has many indexes, each written at
+    // its own place on every insert; a small cache keeps evicting and re-reading their pages.
+    db.pragma('cache_size = -32768');
+    migrate(db);
+  } catch (err) {
+    db.close();
+    throw new Error(
+      `cannot open the store in ${options.dir}: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  const store: Store = {
+    accounts: sqliteAccounts(db),
+    calls: sqliteCalls(db),
+    recordings: sqliteRecordings(db, options.dir),
+    gathers: sqliteGathers(db),
+    notifications: sqliteNotifications(db),
+    applications: sqliteApplications(db),
+    close: () => {
+      if (db.open) db.close();
+    },
+  };
+  const closed = db.transaction(() =>
+    closeInterruptedCalls(store, (options.now ?? Date.now)(), options.sids ?? randomSid),
+  )();
+  return { ...store, interruptedCalls: closed.map((c) => c.sid), file };
+}

@@ -1,0 +1,89 @@
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import type { RecordingRecord } from '../../engine/records.js';
+import type { RecordingRepository } from '../ports.js';
+import type { RecordingSortKey } from '../types.js';
+
+const SORT_COLUMNS: Record<RecordingSortKey, string> = {
+  dateCreated: 'date_created',
+  duration: 'duration',
+  callSid: 'call_sid',
+};
+
+/** Sids become file names: anything but letters and digits is refused. */
+function safeName(sid: string): string {
+  if (!/^[A-Za-z0-9]+$/.test(sid)) throw new Error(`invalid sid for a file name: ${JSON.stringify(sid)}`);
+  return sid;
+}
+
+/**
+ * Recordings over SQLite, each WAV a file `recordings/<AccountSid>/<RecordingSid>.wav` under the
+ * data directory. The file is written (to a temporary name, then renamed) before its row is
+ * committed, so a committed row always has its complete file.
+ */
+export function sqliteRecordings(db: Database.Database, dataDir: string): RecordingRepository {
+  const root = join(dataDir, 'recordings');
+  const upsert =
+    db.prepare(`INSERT INTO recordings (sid, account_sid, call_sid, date_created, duration, file, data)
+    VALUES (?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (sid) DO UPDATE SET account_sid = excluded.account_sid, call_sid = excluded.call_sid,
+      date_created = excluded.date_created, duration = excluded.duration, file = excluded.file, data = excluded.data`);
+  const getOne = db.prepare('SELECT data, file FROM recordings WHERE sid = ? AND account_sid = ?');
+  const remove = db.prepare('DELETE FROM recordings WHERE sid = ? AND account_sid = ?');
+  const read = (accountSid: string, sid: string) =>
+    getOne.get(sid, accountSid) as { data: string; file: string } | undefined;
+
+  return {
+    put: (r, wav) => {
+      const dir = join(root, safeName(r.accountSid));
+      mkdirSync(dir, { recursive: true });
+      const file = join(safeName(r.accountSid), `${safeName(r.sid)}.wav`);
+      const tmp = join(dir, `${r.sid}.wav.tmp`);
+      writeFileSync(tmp, wav);
+      renameSync(tmp, join(root, file));
+      upsert.run(r.sid, r.accountSid, r.callSid, r.dateCreated, r.duration, file, JSON.stringify(r));
+    },
+    get: (accountSid, sid) => {
+      const row = read(accountSid, sid);
+      return row && (JSON.parse(row.data) as RecordingRecord);
+    },
+    wav: (accountSid, sid) => {
+      const row = read(accountSid, sid);
+      if (!row) return undefined;
+      try {
+        return new Uint8Array(readFileSync(join(root, row.file)));
+      } catch {
+        return undefined;
+      }
+    },
+    delete: (accountSid, sid) => {
+      const row = read(accountSid, sid);
+      if (!row) return false;
+      remove.run(sid, accountSid);
+      rmSync(join(root, row.file), { force: true });
+      return true;
+    },
+    list: (q) => {
+      const parts = ['account_sid = ?'];
+      const params: unknown[] = [q.accountSid];
+      if (q.callSid !== undefined) parts.push('call_sid = ?') && params.push(q.callSid);
+      if (q.createdFrom !== undefined) parts.push('date_created >= ?') && params.push(q.createdFrom);
+      if (q.createdTo !== undefined) parts.push('date_created <= ?') && params.push(q.createdTo);
+      const where = parts.join(' AND ');
+      const total = db
+        .prepare(`SELECT count(*) FROM recordings WHERE ${where}`)
+        .pluck()
+        .get(...params) as number;
+      const column = SORT_COLUMNS[q.sort?.by ?? 'dateCreated'];
+      const order = q.sort?.order === 'desc' ? 'DESC' : 'ASC';
+      const rows = db
+        .prepare(
+          `SELECT data FROM recordings WHERE ${where} ORDER BY ${column} ${order}, date_created, sid LIMIT ? OFFSET ?`,
+        )
+        .pluck()
+        .all(...params, q.limit, q.offset) as string[];
+      return { items: rows.map((d) => JSON.parse(d) as RecordingRecord), total };
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import type Database from 'better-sqlite3';
+import type { GatherRecord, NotificationRecord } from '../../engine/records.js';
+import type {
+  AccountRepository,
+  ApplicationRepository,
+  GatherRepository,
+  NotificationRepository,
+} from '../ports.js';
+import type { AccountRecord, ApplicationRecord, Window } from '../types.js';
+
+const parse = <T>(data: unknown): T | undefined =>
+  data === undefined ? undefined : (JSON.parse(data as string) as T);
+
+/** Runs a filtered, creation-ordered page query over a table with `data` and `date_created`. */
+function pageQuery<T>(db: Database.Database, table: string, parts: string[], params: unknown[], w: Window) {
+  const where = parts.join(' AND ');
+  const total = db
+    .prepare(`SELECT count(*) FROM ${table} WHERE ${where}`)
+    .pluck()
+    .get(...params) as number;
+  const rows = db
+    .prepare(`SELECT data FROM ${table} WHERE ${where} ORDER BY date_created, sid LIMIT ? OFFSET ?`)
+    .pluck()
+    .all(...params, w.limit, w.offset) as string[];
+  return { items: rows.map((d) => JSON.parse(d) as T), total };
+}
+
+export function sqliteAccounts(db: Database.Database): AccountRepository {
+  const upsert = db.prepare(
+    'INSERT INTO accounts (sid, date_created, data) VALUES (?, ?, ?) ON CONFLICT (sid) DO UPDATE SET data = excluded.data',
+  );
+  const getOne = db.prepare('SELECT data FROM accounts WHERE sid = ?').pluck();
+  const all = db.prepare('SELECT data FROM accounts ORDER BY date_created, sid').pluck();
+  return {
+    put: (a) => void upsert.run(a.sid, a.dateCreated, JSON.stringify(a)),
+    get: (sid) => parse<AccountRecord>(getOne.get(sid)),
+    list: () => (all.all() as string[]).map((d) => JSON.parse(d) as AccountRecord),
+  };
+}
+
+export function sqliteGathers(db: Database.Database): GatherRepository {
+  const upsert = db.prepare(`INSERT INTO gathers (sid, account_sid, kind, call_sid, date_created, data)
+    VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (sid) DO UPDATE SET account_sid = excluded.account_sid,
+    kind = excluded.kind, call_sid = excluded.call_sid, date_created = excluded.date_created, data = excluded.data`);
+  const getOne = db
+    .prepare('SELECT data FROM gathers WHERE sid = ? AND account_sid = ? AND kind = ?')
+    .pluck();
+  return {
+    put: (g) => void upsert.run(g.sid, g.accountSid, g.kind, g.callSid, g.dateCreated, JSON.stringify(g)),
+    get: (accountSid, kind, sid) => parse<GatherRecord>(getOne.get(sid, accountSid, kind)),
+    list: (q) => {
+      const parts = ['account_sid = ?', 'kind = ?'];
+      const params: unknown[] = [q.accountSid, q.kind];
+      if (q.callSid !== undefined) parts.push('call_sid = ?') && params.push(q.callSid);
+      if (q.createdFrom !== undefined) parts.push('date_created >= ?') && params.push(q.createdFrom);
+      if (q.createdTo !== undefined) parts.push('date_created <= ?') && params.push(q.createdTo);
+      return pageQuery<GatherRecord>(db, 'gathers', parts, params, q);
+    },
+  };
+}
+
+export function sqliteNotifications(db: Database.Database): NotificationRepository {
+  const upsert = db.prepare(`INSERT INTO notifications (sid, account_sid, call_sid, date_created, data)
+    VALUES (?, ?, ?, ?, ?) ON CONFLICT (sid) DO UPDATE SET data = excluded.data`);
+  return {
+    put: (n) => void upsert.run(n.sid, n.accountSid, n.callSid ?? null, n.dateCreated, JSON.stringify(n)),
+    list: (q) => {
+      const parts = ['account_sid = ?'];
+      const params: unknown[] = [q.accountSid];
+      if (q.callSid !== undefined) parts.push('call_sid = ?') && params.push(q.callSid);
+      return pageQuery<NotificationRecord>(db, 'notifications', parts, params, q);
+    },
+  };
+}
+
+export function sqliteApplications(db: Database.Database): ApplicationRepository {
+  const upsert = db.prepare(
+    'INSERT INTO applications (sid, account_sid, data) VALUES (?, ?, ?) ON CONFLICT (sid) DO UPDATE SET account_sid = excluded.account_sid, data = excluded.data',
+  );
+  const getOne = db.prepare('SELECT data FROM applications WHERE sid = ? AND account_sid = ?').pluck();
+  return {
+    put: (a) => void upsert.run(a.sid, a.accountSid, JSON.stringify(a)),
+    get: (accountSid, sid) => parse<ApplicationRecord>(getOne.get(sid, accountSid)),
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * Records the store keeps besides the engine's (see `src/engine/records.ts`), and the query
+ * shapes its repositories answer. Times are milliseconds since the Unix epoch.
+ */
+import type { CallDirection, CallStatus } from '../engine/records.js';
+
+/** An account: its sid (`AC` + 32 hex) and the token that authenticates it. */
+export interface AccountRecord {
+  sid: string;
+  authToken: string;
+  friendlyName: string;
+  dateCreated: number;
+  dateUpdated: number;
+}
+
+/** An application as the REST rename answers it. */
+export interface ApplicationRecord {
+  sid: string;
+  accountSid: string;
+  friendlyName: string;
+  kind: 'voice' | 'sms';
+  voiceCallerIdLookup: boolean;
+  /** Path of the controller that serves its RCML. */
+  rcmlUrl: string;
+  apiVersion: string;
+  dateCreated: number;
+  dateUpdated: number;
+}
+
+export type SortOrder = 'asc' | 'desc';
+
+/** One page of a list, plus how many items match in all. */
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/** Window of a list query: skip `offset` items, return at most `limit`. */
+export interface Window {
+  offset: number;
+  limit: number;
+}
+
+export type CallSortKey = 'dateCreated' | 'from' | 'to' | 'direction' | 'status' | 'duration';
+
+/** Filters of the Calls list; every one given must hold. Bounds are inclusive. */
+export interface CallQuery extends Window {
+  accountSid: string;
+  to?: string;
+  from?: string;
+  status?: CallStatus;
+  direction?: CallDirection;
+  parentCallSid?: string;
+  /** `startTime >= startedFrom`. */
+  startedFrom?: number;
+  /** `endTime <= endedTo`. */
+  endedTo?: number;
+  sort?: { by: CallSortKey; order: SortOrder };
+  /**
+   * Stop counting at this many matches: `total` is then `min(matches, countLimit)`. A list
+   * whose total is capped anyway (the API's `Limit`) saves counting a large account's calls.
+   * Default: count every match.
+   */
+  countLimit?: number;
+}
+
+export type RecordingSortKey = 'dateCreated' | 'duration' | 'callSid';
+
+export interface RecordingQuery extends Window {
+  accountSid: string;
+  callSid?: string;
+  createdFrom?: number;
+  createdTo?: number;
+  sort?: { by: RecordingSortKey; order: SortOrder };
+}
+
+export interface GatherQuery extends Window {
+  accountSid: string;
+  kind: 'dtmf' | 'speech';
+  callSid?: string;
+  createdFrom?: number;
+  createdTo?: number;
+}
+
+export interface NotificationQuery extends Window {
+  accountSid: string;
+  callSid?: string;
+}

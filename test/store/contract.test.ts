@@ -1,0 +1,255 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CallRecord } from '../../src/engine/records.js';
+import { createMemoryStore } from '../../src/store/memory.js';
+import type { Store } from '../../src/store/ports.js';
+import { createStoreSink } from '../../src/store/sink.js';
+import { openSqliteStore } from '../../src/store/sqlite/open.js';
+import type { CallQuery, CallSortKey } from '../../src/store/types.js';
+import { ACCOUNT_A, ACCOUNT_B, account, call, recording, wav } from './fixtures.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'rcml-store-'));
+  dirs.push(d);
+  return d;
+}
+
+const kinds: Array<[string, () => Store]> = [
+  ['memory', () => createMemoryStore()],
+  ['sqlite', () => openSqliteStore({ dir: tempDir() })],
+];
+
+describe.each(kinds)('%s store', (_name, open) => {
+  it('keeps accounts and lists them oldest first', () => {
+    const s = open();
+    s.accounts.put({ ...account(ACCOUNT_B), dateCreated: 2 });
+    s.accounts.put({ ...account(ACCOUNT_A), dateCreated: 1 });
+    expect(s.accounts.list().map((a) => a.sid)).toEqual([ACCOUNT_A, ACCOUNT_B]);
+    expect(s.accounts.get(ACCOUNT_A)?.authToken).toBe(account(ACCOUNT_A).authToken);
+    expect(s.accounts.get('ACnope')).toBeUndefined();
+    s.close();
+  });
+
+  it('replaces a call on put and hides it from other accounts', () => {
+    const s = open();
+    s.calls.put(call(1, { status: 'ringing', duration: undefined, endTime: undefined }));
+    s.calls.put(call(1, { status: 'completed' }));
+    expect(s.calls.get(ACCOUNT_A, call(1).sid)?.status).toBe('completed');
+    expect(s.calls.get(ACCOUNT_B, call(1).sid)).toBeUndefined();
+    expect(s.calls.list({ accountSid: ACCOUNT_A, offset: 0, limit: 10 }).total).toBe(1);
+    s.close();
+  });
+
+  it('lists live calls of every account', () => {
+    const s = open();
+    s.calls.putMany([
+      call(1),
+      call(2, { status: 'in-progress' }),
+      call(3, { status: 'queued', accountSid: ACCOUNT_B }),
+    ]);
+    expect(
+      s.calls
+        .listLive()
+        .map((c) => c.sid)
+        .sort(),
+    ).toEqual([call(2).sid, call(3).sid]);
+    s.close();
+  });
+
+  it("versions an account's calls: any write to them changes it, other accounts' do not", () => {
+    const s = open();
+    const version = (sid: string) => s.calls.version?.(sid);
+    const a0 = version(ACCOUNT_A);
+    const b0 = version(ACCOUNT_B);
+    expect(a0).toBeTypeOf('number');
+    s.calls.put(call(1));
+    const a1 = version(ACCOUNT_A);
+    expect(a1).not.toBe(a0);
+    expect(version(ACCOUNT_B)).toBe(b0);
+    s.calls.putMany([call(2), call(3)]);
+    const a2 = version(ACCOUNT_A);
+    expect(a2).not.toBe(a1);
+    expect(version(ACCOUNT_A)).toBe(a2);
+    // A call moving to another account changes both lists.
+    s.calls.put(call(1, { accountSid: ACCOUNT_B }));
+    expect(version(ACCOUNT_A)).not.toBe(a2);
+    expect(version(ACCOUNT_B)).not.toBe(b0);
+    s.close();
+  });
+
+  it('stops counting at countLimit but still serves the page', () => {
+    const s = open();
+    s.calls.putMany(Array.from({ length: 12 }, (_, i) => call(i)));
+    const q = { accountSid: ACCOUNT_A, offset: 0, limit: 3 };
+    expect(s.calls.list(q).total).toBe(12);
+    expect(s.calls.list({ ...q, countLimit: 5 }).total).toBe(5);
+    expect(s.calls.list({ ...q, countLimit: 50 }).total).toBe(12);
+    const beyond = s.calls.list({ ...q, offset: 6, countLimit: 5 });
+    expect(beyond).toEqual({ items: [call(6), call(7), call(8)], total: 5 });
+    s.close();
+  });
+
+  it('stores recordings with their WAV bytes and deletes both', () => {
+    const s = open();
+    const bytes = wav(100);
+    s.recordings.put(recording(1), bytes);
+    expect(s.recordings.wav(ACCOUNT_A, recording(1).sid)).toEqual(bytes);
+    expect(s.recordings.wav(ACCOUNT_B, recording(1).sid)).toBeUndefined();
+    expect(s.recordings.delete(ACCOUNT_B, recording(1).sid)).toBe(false);
+    expect(s.recordings.delete(ACCOUNT_A, recording(1).sid)).toBe(true);
+    expect(s.recordings.get(ACCOUNT_A, recording(1).sid)).toBeUndefined();
+    expect(s.recordings.wav(ACCOUNT_A, recording(1).sid)).toBeUndefined();
+    expect(s.recordings.delete(ACCOUNT_A, recording(1).sid)).toBe(false);
+    s.close();
+  });
+
+  it('persists what the engine reports through the record sink', () => {
+    const s = open();
+    const sink = createStoreSink(s);
+    sink.call?.(call(7));
+    sink.recording?.(recording(7), wav(8));
+    sink.gather?.({
+      kind: 'dtmf',
+      sid: `GA${'1'.repeat(32)}`,
+      accountSid: ACCOUNT_A,
+      callSid: call(7).sid,
+      dateCreated: 5,
+      preTimeout: 5,
+      postTimeout: 5,
+      actionOnEmptyResult: false,
+      status: 'completed',
+      reason: '',
+      apiVersion: '2012-04-24',
+      digitsCount: 2,
+      digits: '12',
+    });
+    sink.notification?.({
+      sid: `NO${'1'.repeat(32)}`,
+      accountSid: ACCOUNT_A,
+      code: '11205',
+      log: 0,
+      message: 'x',
+      dateCreated: 1,
+    });
+    expect(s.calls.get(ACCOUNT_A, call(7).sid)).toEqual(call(7));
+    expect(s.recordings.wav(ACCOUNT_A, recording(7).sid)?.byteLength).toBe(44 + 16);
+    expect(s.gathers.get(ACCOUNT_A, 'dtmf', `GA${'1'.repeat(32)}`)?.kind).toBe('dtmf');
+    expect(s.gathers.get(ACCOUNT_A, 'speech', `GA${'1'.repeat(32)}`)).toBeUndefined();
+    expect(s.notifications.list({ accountSid: ACCOUNT_A, offset: 0, limit: 5 }).total).toBe(1);
+    s.close();
+  });
+
+  it('answers call queries like a plain filter-and-sort (property)', () => {
+    const s = open();
+    const arbCall = fc.record({
+      n: fc.integer({ min: 1, max: 10_000 }),
+      account: fc.constantFrom(ACCOUNT_A, ACCOUNT_B),
+      from: fc.constantFrom('+1', '+2', 'client:bob'),
+      to: fc.constantFrom('+3', '+4', 'sip:a@b'),
+      status: fc.constantFrom('queued', 'in-progress', 'completed', 'busy', 'failed' as const),
+      direction: fc.constantFrom('inbound', 'outbound-api', 'outbound-dial' as const),
+      created: fc.integer({ min: 0, max: 50 }),
+      duration: fc.option(fc.integer({ min: 0, max: 30 }), { nil: undefined }),
+      started: fc.option(fc.integer({ min: 0, max: 100 }), { nil: undefined }),
+    });
+    const arbQuery = fc.record({
+      to: fc.option(fc.constantFrom('+3', '+4'), { nil: undefined }),
+      from: fc.option(fc.constantFrom('+1', 'client:bob'), { nil: undefined }),
+      status: fc.option(fc.constantFrom('completed', 'busy' as const), { nil: undefined }),
+      startedFrom: fc.option(fc.integer({ min: 0, max: 100 }), { nil: undefined }),
+      endedTo: fc.option(fc.integer({ min: 0, max: 200 }), { nil: undefined }),
+      by: fc.constantFrom<CallSortKey>('dateCreated', 'from', 'to', 'direction', 'status', 'duration'),
+      order: fc.constantFrom('asc', 'desc' as const),
+      offset: fc.integer({ min: 0, max: 12 }),
+      limit: fc.integer({ min: 0, max: 12 }),
+    });
+    let round = 0;
+    fc.assert(
+      fc.property(fc.uniqueArray(arbCall, { selector: (c) => c.n, maxLength: 30 }), arbQuery, (specs, q) => {
+        round++;
+        const calls: CallRecord[] = specs.map((x) =>
+          call(x.n + round * 100_000, {
+            accountSid: x.account,
+            from: x.from,
+            to: x.to,
+            status: x.status,
+            direction: x.direction,
+            dateCreated: x.created,
+            duration: x.duration,
+            startTime: x.started,
+            endTime: x.started === undefined ? undefined : x.started + 50,
+            instanceId: String(round),
+          }),
+        );
+        s.calls.putMany(calls);
+        const query: CallQuery = {
+          accountSid: ACCOUNT_A,
+          to: q.to,
+          from: q.from,
+          status: q.status,
+          startedFrom: q.startedFrom,
+          endedTo: q.endedTo,
+          sort: { by: q.by, order: q.order },
+          offset: q.offset,
+          limit: q.limit,
+        };
+        const got = s.calls.list(query);
+        const all = s.calls
+          .list({ ...query, offset: 0, limit: 1_000_000 })
+          .items.filter((c) => c.instanceId === String(round));
+        const expected = calls.filter(
+          (c) =>
+            c.accountSid === ACCOUNT_A &&
+            (q.to === undefined || c.to === q.to) &&
+            (q.from === undefined || c.from === q.from) &&
+            (q.status === undefined || c.status === q.status) &&
+            (q.startedFrom === undefined || (c.startTime !== undefined && c.startTime >= q.startedFrom)) &&
+            (q.endedTo === undefined || (c.endTime !== undefined && c.endTime <= q.endedTo)),
+        );
+        // The round's own calls, in the store's order, are exactly the expected set, sorted.
+        expect(all.map((c) => c.sid).sort()).toEqual(expected.map((c) => c.sid).sort());
+        const key = (c: CallRecord) => (q.by === 'duration' ? (c.duration ?? 0) : c[q.by]);
+        for (let i = 1; i < all.length; i++) {
+          const [a, b] = [key(all[i - 1]), key(all[i])];
+          if (a !== b) expect(q.order === 'asc' ? a < b : a > b).toBe(true);
+        }
+        expect(got.items.length).toBeLessThanOrEqual(q.limit);
+        expect(got.total).toBeGreaterThanOrEqual(expected.length);
+      }),
+      { numRuns: process.env.RCML_DEEP ? 500 : 60 },
+    );
+    s.close();
+  });
+});
+
+describe('memory and SQLite stores agree', () => {
+  it('on every page of a sorted, filtered list', () => {
+    const mem = createMemoryStore();
+    const sql = openSqliteStore({ dir: tempDir() });
+    const calls = Array.from({ length: 40 }, (_, i) =>
+      call(i, {
+        to: i % 3 === 0 ? '+3' : '+4',
+        duration: i % 7,
+        status: i % 5 === 0 ? 'busy' : 'completed',
+        dateCreated: 1000 + (i % 4),
+      }),
+    );
+    mem.calls.putMany(calls);
+    sql.calls.putMany(calls);
+    for (const by of ['dateCreated', 'duration', 'status', 'to'] as const) {
+      for (let offset = 0; offset < 45; offset += 10) {
+        const q: CallQuery = { accountSid: ACCOUNT_A, sort: { by, order: 'desc' }, offset, limit: 10 };
+        expect(sql.calls.list(q)).toEqual(mem.calls.list(q));
+        expect(sql.calls.list({ ...q, to: '+3' })).toEqual(mem.calls.list({ ...q, to: '+3' }));
+      }
+    }
+    sql.close();
+  });
+});

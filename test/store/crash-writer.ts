@@ -1,0 +1,13 @@
+/** Child process of the crash test: writes calls forever, printing each sid once committed. */
+import { openSqliteStore } from '../../src/store/sqlite/open.js';
+import { call, recording, wav } from './fixtures.js';
+
+const store = openSqliteStore({ dir: process.argv[2] });
+let n = 0;
+for (;;) {
+  n++;
+  const live = n % 2 === 0;
+  store.calls.put(call(n, live ? { status: 'in-progress', endTime: undefined, duration: undefined } : {}));
+  if (n % 10 === 0) store.recordings.put(recording(n), wav(64));
+  process.stdout.write(`${call(n).sid}\n`);
+}
