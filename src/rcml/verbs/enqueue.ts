@@ -2,24 +2,16 @@ import type { ReadContext } from '../context.js';
 import type { Enqueue } from '../model.js';
 import { readAttributes, rejectChildren, requiredText } from '../read.js';
 import type { XmlElement } from '../xml/scan.js';
-import { type AttrRules, bool, method, text } from './rules.js';
+import { waitJoinAttributes, waitJoinDefaults } from './queue-attributes.js';
+import { type AttrRules, method, text } from './rules.js';
 
 /** Values used when `<Enqueue>` leaves an attribute out. */
-export const enqueueDefaults = {
-  method: 'POST',
-  waitUrlMethod: 'POST',
-  joinUrlMethod: 'POST',
-  rejoin: false,
-} as const satisfies Required<Pick<Enqueue, 'method' | 'waitUrlMethod' | 'joinUrlMethod' | 'rejoin'>>;
+export const enqueueDefaults = waitJoinDefaults;
 
 export const enqueueAttributes: AttrRules<Omit<Enqueue, 'verb' | 'name' | 'pos'>> = {
   action: text(),
   method: method(),
-  waitUrl: text(),
-  waitUrlMethod: method(),
-  joinUrl: text(),
-  joinUrlMethod: method(),
-  rejoin: bool(),
+  ...waitJoinAttributes,
 };
 
 /** Reads `<Enqueue>queue name</Enqueue>`; the name is required. */

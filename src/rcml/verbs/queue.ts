@@ -3,24 +3,16 @@ import type { QueueNoun } from '../model.js';
 import { readAttributes, rejectChildren } from '../read.js';
 import type { XmlElement } from '../xml/scan.js';
 import { nounTarget } from './noun-target.js';
-import { type AttrRules, bool, method, text } from './rules.js';
+import { waitJoinAttributes, waitJoinDefaults } from './queue-attributes.js';
+import { type AttrRules, method, text } from './rules.js';
 
 /** Values used when `<Queue>` leaves an attribute out. */
-export const queueDefaults = {
-  method: 'POST',
-  waitUrlMethod: 'POST',
-  joinUrlMethod: 'POST',
-  rejoin: false,
-} as const satisfies Required<Pick<QueueNoun, 'method' | 'waitUrlMethod' | 'joinUrlMethod' | 'rejoin'>>;
+export const queueDefaults = waitJoinDefaults;
 
 export const queueAttributes: AttrRules<Omit<QueueNoun, 'noun' | 'name' | 'pos'>> = {
   url: text(),
   method: method(),
-  waitUrl: text(),
-  waitUrlMethod: method(),
-  joinUrl: text(),
-  joinUrlMethod: method(),
-  rejoin: bool(),
+  ...waitJoinAttributes,
 };
 
 /** Reads `<Queue>` inside Dial; the text names the queue. */
