@@ -45,6 +45,8 @@ const STATUS_OF_CONTROL_ERROR = {
   'not-live': 409,
   invalid: 400,
   unsupported: 501,
+  'clock-not-virtual': 409,
+  unavailable: 503,
 } as const;
 
 /** Splits a base URL into its origin-and-path (for links) and its path (for routes). */

@@ -1,5 +1,21 @@
 // Public API of the api layer.
 export { type AppOptions, createApp } from './app.js';
+export {
+  type DesignerApplication,
+  type DesignerApplicationOptions,
+  serveDesignerProject,
+} from './designer-application.js';
+export { createEngineControl, type EngineControlOptions } from './engine-control.js';
+export {
+  createEngineApp,
+  type EngineApp,
+  type EngineAppOptions,
+  type EngineServer,
+  type EngineServerOptions,
+  recordingFileUrl,
+  type ServerEngineOptions,
+  startEngineServer,
+} from './engine-server.js';
 export { ApiError } from './http/errors.js';
 export type {
   CallControl,

@@ -71,6 +71,8 @@ export interface ServerOptions {
   /** `{base_url}`; default `http://{host}:{port}`. */
   baseUrl?: string;
   maxBodyBytes?: number;
+  /** Told of unexpected errors (answered 500). Default: written to stderr. */
+  onError?: (err: unknown) => void;
 }
 
 /** A running server. */
@@ -103,6 +105,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     callControl: options.callControl,
     baseUrl,
     maxBodyBytes: options.maxBodyBytes,
+    onError: options.onError,
   });
   return {
     url,

@@ -1,5 +1,5 @@
 import { type Actor, createActor } from 'xstate';
-import { type CallHooks, callMachine, type ScriptStart } from './call-machine.js';
+import { type CallHooks, callMachine, ringingCallMachine, type ScriptStart } from './call-machine.js';
 import type { TimerHandle } from './clock/clock.js';
 import { rfc2822 } from './dates.js';
 import { Interrupted, type InterruptReason } from './errors.js';
@@ -66,6 +66,8 @@ export class Call implements CallHooks {
   private partyTimers: TimerHandle[] | null = null;
   private inputs: PartyInput[] | null = null;
   private interruptOnInput = false;
+  private started = false;
+  private ringTimer: TimerHandle | null = null;
   private pendingTimer: TimerHandle | null = null;
   private pendingResolve: ((value: PartyInput | null) => void) | null = null;
   private pendingReject: ((reason: Interrupted) => void) | null = null;
@@ -81,8 +83,12 @@ export class Call implements CallHooks {
     this.ringTimeoutMs = setup.ringTimeoutMs;
     this.callbacks = setup.callbacks;
     this.headers = setup.headers;
-    this.actor = createActor(callMachine, { input: { call: this }, clock: rt.clock });
-    this.actor.start();
+    // The parent gives every call of the engine one shared actor system on the engine clock.
+    const rings = !this.outbound && this.first !== null;
+    this.actor = createActor(rings ? ringingCallMachine : callMachine, {
+      input: { call: this },
+      parent: rt.callParent,
+    });
   }
 
   get ended(): boolean {
@@ -91,14 +97,17 @@ export class Call implements CallHooks {
 
   /** Starts the call: outbound dials its party, inbound rings and fetches its first document. */
   begin(): void {
+    this.startActor();
     if (this.outbound) {
       this.setStatus('queued', 'initiated');
       this.rt.clock.setTimeout(() => this.dial(), 0);
-    } else {
-      const first = this.first!;
-      this.first = null;
-      this.actor?.send({ type: 'RING_INBOUND', start: first });
     }
+  }
+
+  private startActor(): void {
+    if (this.started) return;
+    this.started = true;
+    this.actor?.start();
   }
 
   private dial(): void {
@@ -109,6 +118,11 @@ export class Call implements CallHooks {
       return;
     }
     this.actor.send({ type: 'RING' });
+    if (!this.actor || this.record.status !== 'ringing') return;
+    this.ringTimer = this.rt.clock.setTimeout(() => {
+      this.ringTimer = null;
+      this.end('no-answer');
+    }, this.ringTimeoutMs);
     if (party.outcome === 'no-answer') return;
     this.rt.clock.setTimeout(
       () => {
@@ -172,6 +186,9 @@ export class Call implements CallHooks {
 
   /** Ends the call with `status` (completed when answered; failed/busy/no-answer/canceled otherwise). */
   end(status: CallStatus): void {
+    if (!this.actor) return;
+    // A call that never began (an unknown number) ends from `queued`.
+    this.startActor();
     this.actor?.send({ type: 'END', status });
   }
 
@@ -182,11 +199,19 @@ export class Call implements CallHooks {
 
   // --- machine hooks ---
 
-  enteredRinging(): void {
+  enteredDialing(): void {
     this.setStatus('ringing', 'ringing');
   }
 
+  enteredRinging(): void {
+    this.setStatus('ringing', 'ringing');
+    const first = this.first;
+    this.first = null;
+    if (first && this.actor) this.startScript(first);
+  }
+
   enteredInProgress(): void {
+    this.clearRingTimer();
     this.record.startTime = this.rt.clock.now();
     this.setStatus('in-progress', 'answered');
     this.scheduleParty();
@@ -198,6 +223,7 @@ export class Call implements CallHooks {
     r.endTime = now;
     r.duration = r.startTime === undefined ? 0 : Math.ceil((now - r.startTime) / 1000);
     this.actor = null;
+    this.clearRingTimer();
     this.inputs = null;
     if (this.partyTimers) for (const t of this.partyTimers) this.rt.clock.clearTimeout(t);
     this.partyTimers = null;
@@ -209,6 +235,11 @@ export class Call implements CallHooks {
     this.script = null;
     if (script) script.stop();
     else this.interrupt('ended');
+  }
+
+  private clearRingTimer(): void {
+    if (this.ringTimer) this.rt.clock.clearTimeout(this.ringTimer);
+    this.ringTimer = null;
   }
 
   startScript(start: ScriptStart): void {

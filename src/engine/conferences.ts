@@ -33,6 +33,8 @@ export interface Participant {
   muted: boolean;
   startConferenceOnEnter: boolean;
   endConferenceOnExit: boolean;
+  /** A tone sounds in the running room when this participant enters or leaves. */
+  beep: boolean;
   joinedAt: number;
 }
 

@@ -1,5 +1,6 @@
 import type { HttpMethod, Verb } from '../rcml/model.js';
 import type { Call } from './call.js';
+import type { FetchResult } from './fetcher.js';
 import type { RequestKind } from './types.js';
 
 /** A fetched, parsed document, or why it could not be had (with its notification code). */
@@ -14,19 +15,23 @@ const TEXT_TYPES = /^text\/plain\b/i;
 /**
  * Fetches a document for a call and turns it into verbs by content type: RCML for XML/HTML,
  * a Play of the URL for WAV audio, a Say of the body for plain text (reference/rcml.md).
+ * The document itself when an in-process handler answered synchronously, else a promise.
  */
-export async function loadDocument(
+export function loadDocument(
   call: Call,
   url: string,
   method: HttpMethod,
   kind: RequestKind,
   extra: Record<string, string> | undefined,
-): Promise<LoadedDocument> {
-  if (!URL.canParse(url)) {
+): LoadedDocument | Promise<LoadedDocument> {
+  if (!call.rt.isValidUrl(url)) {
     return { ok: false, code: '11100', log: 0, message: `invalid URL '${url}'`, url };
   }
-  const rt = call.rt;
-  const res = await rt.request(call.record.sid, kind, url, method, call.params(extra));
+  const res = call.rt.requestNow(call.record.sid, kind, url, method, call.params(extra));
+  return res instanceof Promise ? res.then((r) => toDocument(call, url, r)) : toDocument(call, url, res);
+}
+
+function toDocument(call: Call, url: string, res: FetchResult): LoadedDocument {
   if (res.status === 0) {
     return { ok: false, code: '11205', log: 0, message: `HTTP I/O error: ${res.error}`, url };
   }
@@ -35,6 +40,7 @@ export async function loadDocument(
   if (res.status < 200 || res.status >= 300) {
     return { ok: false, code: '11206', log: 0, message: `HTTP protocol error: status ${res.status}`, url };
   }
+  const rt = call.rt;
   const body = typeof res.body === 'string' ? res.body : new TextDecoder().decode(res.body);
   const type = res.contentType.trim();
   if (RCML_TYPES.test(type) || (type === '' && body.trimStart().startsWith('<'))) {

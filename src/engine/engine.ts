@@ -149,6 +149,7 @@ export class Engine {
     const target = splitTarget(params.To);
     const headers = params.headers || target.headers ? { ...target.headers, ...params.headers } : undefined;
     const record = this.newRecord('outbound-api', params.From, params.To);
+    if (params.accountSid) record.accountSid = params.accountSid;
     const call = new Call(this.rt, {
       record,
       party: this.rt.party(params.To),
@@ -179,6 +180,7 @@ export class Engine {
   incomingCall(from: string, to: string, options: IncomingCallOptions = {}): Readonly<CallRecord> {
     this.assertOpen();
     const record = this.newRecord('inbound', from, to);
+    if (options.accountSid) record.accountSid = options.accountSid;
     record.callerName = options.callerName;
     record.forwardedFrom = options.forwardedFrom;
     const number = this.numbers.get(to);
@@ -189,11 +191,11 @@ export class Engine {
       outbound: false,
       ringTimeoutMs: 0,
       headers: options.headers,
-      first: {
-        url: number?.voiceUrl ?? '',
-        method: number?.voiceMethod ?? 'POST',
+      first: number && {
+        url: number.voiceUrl,
+        method: number.voiceMethod ?? 'POST',
         kind: 'rcml',
-        fallback: number?.voiceFallbackUrl
+        fallback: number.voiceFallbackUrl
           ? { url: number.voiceFallbackUrl, method: number.voiceFallbackMethod ?? 'POST' }
           : undefined,
       },

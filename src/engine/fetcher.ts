@@ -1,6 +1,7 @@
 import { Agent, request } from 'undici';
 import type { HttpMethod } from '../rcml/model.js';
 import type { HandlerRegistry } from './handlers.js';
+import type { HandlerResponse, RcmlHandler } from './types.js';
 
 /** A request the engine makes: for RCML, media or a callback. */
 export interface FetchRequest {
@@ -23,7 +24,11 @@ export interface FetchResult {
 
 /** Fetches documents, media and callbacks: in-process handlers first, else HTTP(S). */
 export interface Fetcher {
-  fetch(req: FetchRequest): Promise<FetchResult>;
+  /**
+   * The answer: the result itself when an in-process handler answered synchronously (callers
+   * skip a promise and I/O tracking then), else a promise of it.
+   */
+  fetch(req: FetchRequest): FetchResult | Promise<FetchResult>;
   close(): Promise<void>;
 }
 
@@ -61,14 +66,16 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
     return result;
   }
 
-  async function viaHandler(req: FetchRequest): Promise<FetchResult | undefined> {
-    const handler = handlers.find(req.url);
-    if (!handler) return undefined;
+  function viaHandler(handler: RcmlHandler, req: FetchRequest): FetchResult | Promise<FetchResult> {
+    const url = req.url;
     try {
-      const res = await handler({ url: req.url, method: req.method, params: req.params });
-      return { status: res.status, contentType: res.contentType, body: res.body, url: req.url };
+      const res = handler({ url, method: req.method, params: req.params });
+      if (!isThenable(res)) return answered(res, url);
+      return Promise.resolve(res)
+        .then((value) => answered(value, url))
+        .catch((err: unknown) => failed(err, url));
     } catch (err) {
-      return { status: 0, contentType: '', body: '', url: req.url, error: errorText(err) };
+      return failed(err, url);
     }
   }
 
@@ -106,9 +113,9 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
   }
 
   return {
-    async fetch(req) {
-      const local = await viaHandler(req);
-      if (local) return local;
+    fetch(req) {
+      const handler = handlers.find(req.url);
+      if (handler) return viaHandler(handler, req);
       if (!/^https?:\/\//i.test(req.url)) {
         return { status: 0, contentType: '', body: '', url: req.url, error: `no handler for ${req.url}` };
       }
@@ -119,6 +126,18 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
       agent = undefined;
     },
   };
+}
+
+function answered(res: HandlerResponse, url: string): FetchResult {
+  return { status: res.status, contentType: res.contentType, body: res.body, url };
+}
+
+function failed(err: unknown, url: string): FetchResult {
+  return { status: 0, contentType: '', body: '', url, error: errorText(err) };
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 function errorText(err: unknown): string {

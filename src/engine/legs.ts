@@ -25,6 +25,7 @@ export function startLeg(parent: Call, options: LegOptions): Call {
   const rt = parent.rt;
   const record = rt.newCallRecord('outbound-dial', options.from, options.to);
   record.parentCallSid = parent.record.sid;
+  record.accountSid = parent.record.accountSid;
   const leg = new Call(rt, {
     record,
     party: rt.party(options.to),
@@ -45,6 +46,32 @@ export function startLeg(parent: Call, options: LegOptions): Call {
   return leg;
 }
 
+/**
+ * Legs a Dial is ringing or screening, each with what takes it out of that Dial. A live
+ * modification with `Url` of such a leg calls {@link releaseLeg}: the leg goes its own way.
+ */
+const claimed = new WeakMap<Call, () => void>();
+const released = new WeakSet<Call>();
+
+/**
+ * Takes a leg out of the Dial that is ringing or screening it (live modification with `Url`):
+ * that Dial never bridges it and does not hang it up; the leg runs the new document when it
+ * answers. Returns false when no Dial is waiting for this call.
+ */
+export function releaseLeg(leg: Call): boolean {
+  const release = claimed.get(leg);
+  if (!release) return false;
+  claimed.delete(leg);
+  released.add(leg);
+  release();
+  return true;
+}
+
+/** True once {@link releaseLeg} took the leg out of its Dial. */
+export function isReleased(leg: Call): boolean {
+  return released.has(leg);
+}
+
 /** Outcome of ringing legs in parallel. */
 export interface RingResult {
   /** The first leg to answer; the others were canceled. */
@@ -56,9 +83,10 @@ export interface RingResult {
 }
 
 /**
- * Waits for the first of `legs` to answer and cancels the others. Busy, failed and unanswered
- * legs drop out; when none is left the result carries the last one's status. When `signal`
- * fires (the dialing script stopped) every leg still ringing is canceled.
+ * Waits for the first of `legs` to answer and cancels the others. Busy, failed, unanswered
+ * and released (see {@link releaseLeg}) legs drop out; when none is left the result carries
+ * the last one's status (`canceled` for a released leg). When `signal` fires (the dialing
+ * script stopped) every leg still ringing is canceled, except released ones.
  */
 export function ringLegs(legs: readonly Call[], signal?: ScriptSignal): Promise<RingResult> {
   const clock = legs[0]?.rt.clock;
@@ -74,14 +102,23 @@ export function ringLegs(legs: readonly Call[], signal?: ScriptSignal): Promise<
       if (done) return;
       done = true;
       for (const off of offs) off();
-      for (const leg of legs) if (leg !== result.winner && !leg.ended) leg.end('canceled');
+      for (const leg of legs) {
+        claimed.delete(leg);
+        if (leg !== result.winner && !released.has(leg) && !leg.ended) leg.end('canceled');
+      }
       resolve({ ...result, ringMs: clock.now() - start });
     };
+    const out = (l: Call): boolean => l.ended || released.has(l);
     const check = (last: Call): void => {
-      if (last.record.status === 'in-progress') settle({ winner: last, status: 'in-progress' });
-      else if (legs.every((l) => l.ended)) settle({ status: last.record.status });
+      if (released.has(last)) {
+        if (legs.every(out)) settle({ status: 'canceled' });
+      } else if (last.record.status === 'in-progress') settle({ winner: last, status: 'in-progress' });
+      else if (legs.every(out)) settle({ status: last.record.status });
     };
-    for (const leg of legs) offs.push(leg.watch(check));
+    for (const leg of legs) {
+      offs.push(leg.watch(check));
+      claimed.set(leg, () => check(leg));
+    }
     signal?.onAbort(() => settle({ status: 'canceled' }));
     for (const leg of legs) if (leg.ended || leg.record.status === 'in-progress') check(leg);
   });
@@ -89,27 +126,23 @@ export function ringLegs(legs: readonly Call[], signal?: ScriptSignal): Promise<
 
 /**
  * Runs a screening document on an answered callee. Resolves true when the document reaches its
- * end (the callee may be bridged), false when the leg ended (Hangup in it, or a failed fetch).
+ * end (the callee may be bridged), false when the leg ended (Hangup in it, or a failed fetch)
+ * or was released by a live modification.
  */
 export function screenLeg(leg: Call, url: string, method: HttpMethod): Promise<boolean> {
   return new Promise<boolean>((resolve) => {
-    if (leg.ended) {
+    if (leg.ended || released.has(leg)) {
       resolve(false);
       return;
     }
-    const off = leg.watch((c) => {
-      if (!c.ended) return;
+    const done = (ok: boolean): void => {
       off();
-      resolve(false);
-    });
-    leg.run({
-      url,
-      method,
-      kind: 'rcml',
-      onEnd: () => {
-        off();
-        resolve(true);
-      },
-    });
+      claimed.delete(leg);
+      resolve(ok);
+    };
+    const off = leg.watch((c) => c.ended && done(false));
+    // Released by a live modification: its new document has replaced the screening one.
+    claimed.set(leg, () => done(false));
+    leg.run({ url, method, kind: 'rcml', onEnd: () => done(true) });
   });
 }

@@ -1,6 +1,7 @@
 import type { Call } from './call.js';
 import type { ScriptStart } from './call-machine.js';
 import { EngineError } from './errors.js';
+import { releaseLeg } from './legs.js';
 import { setMuted } from './media.js';
 import { type ModifyCallInput, type ModifyCallParams, modifyCallParamsSchema } from './modify-call-schema.js';
 
@@ -53,6 +54,8 @@ export function applyModification(call: Call, p: ModifyCallParams): void {
     return;
   }
   if (!bridge) {
+    // A leg still ringing (or being screened) for a Dial leaves it: it is never bridged.
+    releaseLeg(call);
     call.run(start, 'modified');
     return;
   }

@@ -1,6 +1,8 @@
+import type { AnyActorRef } from 'xstate';
 import type { HttpMethod, ParseResult } from '../rcml/model.js';
 import { parseRcml } from '../rcml/parse.js';
 import type { Call } from './call.js';
+import { startCallSystem } from './call-machine.js';
 import type { Clock } from './clock/clock.js';
 import { ConferenceRooms } from './conferences.js';
 import type { Fetcher, FetchResult } from './fetcher.js';
@@ -16,12 +18,18 @@ import type { SidGenerator } from './sids.js';
 import type { EngineEventListener, PartyBehaviour, RequestKind } from './types.js';
 
 const PARSE_CACHE_SIZE = 256;
+const URL_CACHE_SIZE = 1024;
+
+const nextTurn = <T>(value: T): Promise<T> => new Promise((resolve) => setImmediate(resolve, value));
 
 /** Services shared by every call of one engine. Internal: the public face is `Engine`. */
 export class Runtime {
   /** Seconds of media per URL, learnt from WAV headers. */
   readonly mediaSeconds = new Map<string, number>();
   private readonly parsed = new Map<string, ParseResult>();
+  /** Resolved URLs by base and reference ('' when invalid): scripts resolve the same ones. */
+  private readonly resolved = new Map<string, Map<string, string>>();
+  private readonly validUrls = new Set<string>();
   readonly parties = new Map<string, PartyBehaviour>();
   /** Calls not yet ended, by sid. */
   readonly live = new Map<string, Call>();
@@ -31,6 +39,7 @@ export class Runtime {
   /** Conference rooms of this engine, by account and name. */
   readonly conferences = new ConferenceRooms();
   private requestCount = 0;
+  private supervisor: AnyActorRef | null = null;
 
   constructor(
     readonly clock: Clock,
@@ -43,6 +52,16 @@ export class Runtime {
     public defaultParty: PartyBehaviour,
     readonly listener: EngineEventListener | undefined,
   ) {}
+
+  /** Parent of the call actors; started again after it reported a call's error. */
+  get callParent(): AnyActorRef {
+    let parent = this.supervisor;
+    if (parent?.getSnapshot().status !== 'active') {
+      parent = startCallSystem(this.clock);
+      this.supervisor = parent;
+    }
+    return parent;
+  }
 
   /** Behaviour of an address: exact match, then without URI parameters, then the default. */
   party(address: string): PartyBehaviour {
@@ -94,6 +113,36 @@ export class Runtime {
     return result;
   }
 
+  /** `url` (trimmed) resolved against `base`, or undefined when it is not a valid URI. */
+  resolveUrl(url: string, base: string): string | undefined {
+    let byRef = this.resolved.get(base);
+    if (!byRef) {
+      if (this.resolved.size >= URL_CACHE_SIZE) this.resolved.clear();
+      byRef = new Map();
+      this.resolved.set(base, byRef);
+    }
+    let hit = byRef.get(url);
+    if (hit === undefined) {
+      try {
+        hit = new URL(url.trim(), base).toString();
+      } catch {
+        hit = '';
+      }
+      if (byRef.size >= URL_CACHE_SIZE) byRef.clear();
+      byRef.set(url, hit);
+    }
+    return hit === '' ? undefined : hit;
+  }
+
+  /** `URL.canParse(url)`, remembering the URLs that passed. */
+  isValidUrl(url: string): boolean {
+    if (this.validUrls.has(url)) return true;
+    if (!URL.canParse(url)) return false;
+    if (this.validUrls.size >= URL_CACHE_SIZE) this.validUrls.clear();
+    this.validUrls.add(url);
+    return true;
+  }
+
   /** Makes a request: logged as `request`/`response` events and tracked by the clock. */
   request(
     callSid: string | undefined,
@@ -103,17 +152,35 @@ export class Runtime {
     params: Record<string, string>,
     binary = false,
   ): Promise<FetchResult> {
+    const res = this.requestNow(callSid, kind, url, method, params, binary);
+    return res instanceof Promise ? res : Promise.resolve(res);
+  }
+
+  /**
+   * `request`, with the answer itself when an in-process handler gave it synchronously and no
+   * listener logs requests: no promise, and nothing for the clock to track.
+   */
+  requestNow(
+    callSid: string | undefined,
+    kind: RequestKind,
+    url: string,
+    method: HttpMethod,
+    params: Record<string, string>,
+    binary = false,
+  ): FetchResult | Promise<FetchResult> {
     const listener = this.listener;
     const id = ++this.requestCount;
     if (listener) listener({ type: 'request', id, at: this.clock.now(), callSid, kind, url, method, params });
     const work = this.fetcher.fetch({ url, method, params, binary });
-    const logged = listener
-      ? work.then((res) => {
-          const at = this.clock.now();
-          listener({ type: 'response', id, at, callSid, kind, url, status: res.status, error: res.error });
-          return res;
-        })
-      : work;
+    if (!listener) return work instanceof Promise ? this.clock.track(work) : work;
+    // A logged in-process answer comes back in a later macrotask, as an HTTP answer does, so
+    // that a trace is the same whether a URL is served in process or over the network.
+    const answer = work instanceof Promise ? work : nextTurn(work);
+    const logged = answer.then((res) => {
+      const at = this.clock.now();
+      listener({ type: 'response', id, at, callSid, kind, url, status: res.status, error: res.error });
+      return res;
+    });
     return this.clock.track(logged);
   }
 
@@ -121,7 +188,9 @@ export class Runtime {
   notify(callSid: string | undefined, code: string, log: 0 | 1, message: string, url?: string): void {
     const record: NotificationRecord = {
       sid: this.sids.next('NO'),
-      accountSid: this.accountSid,
+      // A live call's own account (calls may belong to other accounts than the engine's).
+      accountSid:
+        (callSid === undefined ? undefined : this.live.get(callSid)?.record.accountSid) ?? this.accountSid,
       callSid,
       code,
       log,

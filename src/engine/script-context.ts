@@ -83,11 +83,7 @@ export class ScriptContext implements VerbContext, ScriptSignal {
   }
 
   resolveUrl(url: string): string | undefined {
-    try {
-      return new URL(url.trim(), this.documentUrl).toString();
-    } catch {
-      return undefined;
-    }
+    return this.owner.rt.resolveUrl(url, this.documentUrl);
   }
 
   newSid(prefix: string): string {

@@ -87,6 +87,8 @@ export interface CreateCallParams {
   Timeout?: number;
   /** Extra custom SIP headers (`X-<name>`). */
   headers?: Record<string, string>;
+  /** Account owning the call (and its legs and records). Default the engine's account. */
+  accountSid?: string;
 }
 
 /** Options of an inbound call. */
@@ -95,12 +97,22 @@ export interface IncomingCallOptions {
   forwardedFrom?: string;
   /** Custom SIP headers (`X-<name>`), sent as `SipHeader_X-<name>` parameters. */
   headers?: Record<string, string>;
+  /** Account owning the call (and its legs and records). Default the engine's account. */
+  accountSid?: string;
 }
 
 /** Everything the engine reports through `onEvent`, in the order it happened. */
 export type EngineEvent =
   | { type: 'call-status'; at: number; callSid: string; status: CallStatus; direction: CallDirection }
-  | { type: 'verb'; at: number; callSid: string; verb: string; documentUrl: string }
+  | {
+      type: 'verb';
+      at: number;
+      callSid: string;
+      verb: string;
+      documentUrl: string;
+      /** The verb this one is nested in (Gather for its Say, Play and Pause prompts). */
+      parent?: string;
+    }
   | {
       type: 'request';
       /** Numbers requests of one engine from 1; the matching `response` carries the same id. */
@@ -129,7 +141,7 @@ export type EngineEvent =
   | EngineConnectEvent;
 
 /** What happened to a conference: a call joined or left, the room started or ended. */
-export type ConferenceAction = 'join' | 'leave' | 'start' | 'end' | 'mute' | 'unmute';
+export type ConferenceAction = 'join' | 'leave' | 'start' | 'end' | 'mute' | 'unmute' | 'beep';
 
 /** Events about joined calls: bridges, conferences, media changes and live modifications. */
 export type EngineConnectEvent =
@@ -150,6 +162,8 @@ export type EngineConnectEvent =
       conferenceSid: string;
       name: string;
       action: ConferenceAction;
+      /** For `beep`: the entry or exit of `callSid` that sounded it, and the tone's length. */
+      tone?: { on: 'join' | 'leave'; seconds: number };
     }
   | { type: 'media'; at: number; callSid: string; muted: boolean; held: boolean }
   | { type: 'modify'; at: number; callSid: string; params: Record<string, string> };

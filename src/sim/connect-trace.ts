@@ -18,8 +18,10 @@ export function describeConnectEvent(e: EngineConnectEvent): string {
       return e.action === 'start'
         ? `bridged with ${e.peerSid}`
         : `bridge with ${e.peerSid} ended (${e.reason})`;
-    case 'conference':
-      return `conference ${e.name} (${e.conferenceSid}): ${e.action}`;
+    case 'conference': {
+      const tone = e.tone ? ` on ${e.tone.on} (${e.tone.seconds} s)` : '';
+      return `conference ${e.name} (${e.conferenceSid}): ${e.action}${tone}`;
+    }
     case 'media':
       return `media ${e.held ? 'on hold' : 'not held'}, ${e.muted ? 'muted' : 'not muted'}`;
     case 'modify':

@@ -1,4 +1,5 @@
-import { createEngine } from '../engine/engine.js';
+import { createEngine, type Engine } from '../engine/engine.js';
+import { EngineError } from '../engine/errors.js';
 import type { HandlerRequest, HandlerResponse } from '../engine/types.js';
 import type { Scenario } from './schema.js';
 import { type Trace, TraceBuilder } from './trace.js';
@@ -15,6 +16,21 @@ function appHandler(url: string, app: AppValue): (req: HandlerRequest) => Handle
     if (!hit) return { status: 404, contentType: 'text/plain', body: `no variant of ${url} matches` };
     return { status: 200, contentType: hit.contentType ?? 'text/xml', body: hit.rcml };
   };
+}
+
+/** A call named by a scenario entry: its sid, or the index of the `calls` entry that placed it. */
+interface Target {
+  callSid?: string;
+  callIndex?: number;
+}
+
+/** A conference by sid, else the latest room with that name (the one a caller would join). */
+function conferenceSid(engine: Engine, ref: string): string {
+  if (engine.getConference(ref)) return ref;
+  const rooms = engine.listConferences().filter((c) => c.friendlyName === ref);
+  const room = rooms.findLast((c) => c.status !== 'completed') ?? rooms.at(-1);
+  if (!room) throw new EngineError('unknown-conference', `no conference named or with sid '${ref}'`);
+  return room.sid;
 }
 
 /**
@@ -48,17 +64,24 @@ export async function runScenario(scenario: Scenario): Promise<Trace> {
         placed[i] = record.sid;
       }, call.at * 1000);
     });
-    for (const m of scenario.modify) {
+    // A refused operation is part of the run, not a crash: it shows in the trace.
+    const schedule = (at: number, what: string, target: Target, act: (sid: string) => void): void => {
       engine.clock.setTimeout(() => {
-        const sid = m.callSid ?? placed[m.callIndex ?? -1];
+        const sid = target.callSid ?? placed[target.callIndex ?? -1];
         try {
-          if (!sid) throw new Error(`call ${m.callIndex} has not been placed yet`);
-          engine.modifyCall(sid, m.params);
+          if (!sid) throw new Error(`call ${target.callIndex} has not been placed yet`);
+          act(sid);
         } catch (err) {
-          // A refused modification is part of the run, not a crash: it shows in the trace.
-          builder.refused(engine.now(), sid, err instanceof Error ? err.message : String(err));
+          builder.refused(engine.now(), sid, err instanceof Error ? err.message : String(err), what);
         }
-      }, m.at * 1000);
+      }, at * 1000);
+    };
+    for (const m of scenario.modify)
+      schedule(m.at, 'modification', m, (sid) => engine.modifyCall(sid, m.params));
+    for (const m of scenario.mute) {
+      schedule(m.at, m.muted ? 'mute' : 'unmute', m, (sid) =>
+        engine.muteParticipant(conferenceSid(engine, m.conference), sid, m.muted),
+      );
     }
     await engine.runUntil(start + scenario.until * 1000);
     // Snapshot before close(), which hangs up whatever is still live.

@@ -64,6 +64,23 @@ const modifySchema = z
     message: 'give exactly one of callSid or callIndex',
   });
 
+/**
+ * A participant muted or unmuted at `at` (`engine.muteParticipant`): the call placed by
+ * `calls[callIndex]`, or `callSid`, in the conference named (or with the sid) `conference`.
+ */
+const muteSchema = z
+  .object({
+    at: seconds,
+    conference: z.string().min(1),
+    callSid: z.string().min(1).optional(),
+    callIndex: z.number().int().nonnegative().optional(),
+    muted: z.boolean(),
+  })
+  .strict()
+  .refine((m) => (m.callSid === undefined) !== (m.callIndex === undefined), {
+    message: 'give exactly one of callSid or callIndex',
+  });
+
 /** A scenario file (`rcml simulate`). See docs/scenario.md. */
 export const scenarioSchema = z
   .object({
@@ -80,18 +97,21 @@ export const scenarioSchema = z
     defaultParty: partySchema.optional(),
     calls: z.array(z.union([inboundCallSchema, outboundCallSchema])).default([]),
     modify: z.array(modifySchema).default([]),
+    mute: z.array(muteSchema).default([]),
   })
   .strict()
   .superRefine((s, ctx) => {
-    s.modify.forEach((m, i) => {
-      if (m.callIndex !== undefined && m.callIndex >= s.calls.length) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['modify', i, 'callIndex'],
-          message: `no call ${m.callIndex}: calls has ${s.calls.length} entries`,
-        });
-      }
-    });
+    for (const list of ['modify', 'mute'] as const) {
+      s[list].forEach((m, i) => {
+        if (m.callIndex !== undefined && m.callIndex >= s.calls.length) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [list, i, 'callIndex'],
+            message: `no call ${m.callIndex}: calls has ${s.calls.length} entries`,
+          });
+        }
+      });
+    }
   });
 
 /** A validated scenario. */

@@ -24,7 +24,8 @@ export interface TraceCall {
   endTime: string | null;
   duration: number | null;
   statuses: Array<{ at: number; status: CallRecord['status'] }>;
-  verbs: Array<{ at: number; verb: string; documentUrl: string }>;
+  /** Verbs run, with `parent` for nested ones (Gather's Say, Play and Pause prompts). */
+  verbs: Array<{ at: number; verb: string; documentUrl: string; parent?: string }>;
   inputs: Array<{ at: number; kind: 'dtmf' | 'speech'; value: string; heard: boolean }>;
 }
 
@@ -98,9 +99,9 @@ export class TraceBuilder {
     };
   }
 
-  /** A live modification the engine refused (unknown or ended call...). */
-  refused(ms: number, callSid: string | undefined, message: string): void {
-    this.log(ms, callSid, `modification refused: ${message}`);
+  /** A scheduled operation the engine refused (unknown or ended call...): `what refused: why`. */
+  refused(ms: number, callSid: string | undefined, message: string, what = 'modification'): void {
+    this.log(ms, callSid, `${what} refused: ${message}`);
   }
 
   private log(ms: number, callSid: string | undefined | null, event: string): void {
@@ -165,12 +166,12 @@ export class TraceBuilder {
         this.calls.get(e.callSid)?.statuses.push({ at: this.at(e.at), status: e.status });
         this.log(e.at, e.callSid, `status ${e.status}`);
         return;
-      case 'verb':
-        this.calls
-          .get(e.callSid)
-          ?.verbs.push({ at: this.at(e.at), verb: e.verb, documentUrl: e.documentUrl });
-        this.log(e.at, e.callSid, `<${e.verb}>`);
+      case 'verb': {
+        const verb = { at: this.at(e.at), verb: e.verb, documentUrl: e.documentUrl };
+        this.calls.get(e.callSid)?.verbs.push(e.parent ? { ...verb, parent: e.parent } : verb);
+        this.log(e.at, e.callSid, e.parent ? `<${e.verb}> in <${e.parent}>` : `<${e.verb}>`);
         return;
+      }
       case 'input': {
         const value = e.input.kind === 'dtmf' ? e.input.keys : e.input.text;
         this.calls

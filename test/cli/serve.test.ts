@@ -62,7 +62,8 @@ describe('rcml serve', () => {
       headers: { ...auth, 'Content-Type': 'application/x-www-form-urlencoded' },
       body: 'From=%2B1&To=%2B2&Url=http%3A%2F%2F127.0.0.1%3A9%2F',
     });
-    expect(create.status).toBe(501);
+    expect(create.status).toBe(200);
+    expect(((await create.json()) as { status: string }).status).toBe('queued');
     await stop(first.child);
     const second = await serve(['--data', data]);
     expect(second.out).toContain(`account sid: ${sid}`);
@@ -90,6 +91,9 @@ describe('rcml serve', () => {
       [['--clock', 'sundial'], '--clock'],
       [['--port', 'http'], '--port'],
       [['--base-url', 'nope'], '--base-url'],
+      [['--number', 'pizza=http://x/'], '--number'],
+      [['--number', '+1555=ftp://x/'], '--number'],
+      [['--seed', '-1'], '--seed'],
     ] as const) {
       const program = createProgram();
       for (const command of [program, ...program.commands]) {
@@ -104,5 +108,56 @@ describe('rcml serve', () => {
       encoding: 'utf8',
     });
     expect(r.status).toBe(2);
+    const noProject = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', MAIN, 'serve', '--number', '+15550100'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(noProject.status).toBe(2);
+    expect(noProject.stderr).toContain('--project');
+  });
+
+  it('serves a Visual Designer project as an application reached through a number', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'rcml-serve-'));
+    dirs.push(data);
+    const project = join(import.meta.dirname, '../../fixtures/designer/say.json');
+    const { url, out, child } = await serve([
+      '--data',
+      data,
+      '--clock',
+      'virtual',
+      '--project',
+      project,
+      '--number',
+      '+15550100',
+    ]);
+    const app = /application (AP[0-9a-f]{32}): (\S+)/.exec(out);
+    expect(app?.[2]).toBe(`${url}/visual-designer/services/apps/${app?.[1]}/controller`);
+    expect(out).toContain(`number +15550100 -> ${app?.[2]}`);
+    const sid = /account sid: (AC[0-9a-f]{32})/.exec(out)?.[1] as string;
+    const token = /auth token: (\S+)/.exec(out)?.[1] as string;
+    const auth = `Basic ${Buffer.from(`${sid}:${token}`).toString('base64')}`;
+    const post = async (path: string, body: string, method = 'POST') =>
+      (await fetch(url + path, {
+        method,
+        headers: { Authorization: auth, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body,
+      }).then((r) => r.json())) as Record<string, string | number>;
+    const call = await post('/sim/Calls', 'From=%2B15551111&To=%2B15550100');
+    await post('/sim/Advance', 'Seconds=30');
+    const root = `/platform/2012-04-24/Accounts/${sid}`;
+    const done = (await fetch(`${url}${root}/Calls/${call.sid}.json`, {
+      headers: { Authorization: auth },
+    }).then((r) => r.json())) as Record<string, string | number>;
+    // "Hello +15551111" said twice: 15 characters at 15 per second, twice.
+    expect(done).toMatchObject({ status: 'completed', duration: 2 });
+    const renamed = await post(`${root}/Applications/${app?.[1]}.json`, 'FriendlyName=Greeter', 'PUT');
+    expect(renamed).toMatchObject({
+      friendly_name: 'Greeter',
+      rcml_url: `/visual-designer/services/apps/${app?.[1]}/controller`,
+    });
+    await stop(child);
   });
 });

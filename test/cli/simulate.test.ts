@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createProgram } from '../../src/cli/program.js';
 
 const scenario = fileURLToPath(new URL('../../fixtures/scenarios/ivr.json', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
 async function run(...args: string[]): Promise<{ out: string; err: string; code: number | undefined }> {
   let out = '';
@@ -66,9 +68,20 @@ describe('rcml simulate', () => {
     expect(err).toContain('$.calls[0]');
   });
 
-  it('exits 1 on an unreadable file', async () => {
-    const { err, code } = await run(join(dir, 'missing.json'));
-    expect(code).toBe(1);
-    expect(err).toContain('cannot read');
+  it('exits 2 naming a missing file', async () => {
+    const missing = join(dir, 'missing.json');
+    const { err, code } = await run(missing);
+    expect(code).toBe(2);
+    expect(err).toBe(`rcml simulate: cannot read ${missing}: no such file\n`);
+  });
+
+  it('exits 2 with a usage message when the scenario argument is missing', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, 'simulate'], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("missing required argument 'scenario'");
+    expect(r.stdout).toBe('');
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BASE, harness, rcml } from './harness.js';
 
+const T0 = Date.UTC(2024, 0, 1);
+
 function room(attrs: string, after = '') {
   return rcml(`<Dial action="/after"><Conference ${attrs}>sales</Conference></Dial>${after}`);
 }
@@ -35,7 +37,39 @@ describe('Dial Conference', () => {
     // The wait document looped (several fetches) while the room had not started.
     expect(h.requests.filter((r) => r.kind === 'conference-wait').length).toBeGreaterThan(1);
     const actions = h.events.flatMap((e) => (e.type === 'conference' ? [e.action] : []));
-    expect(actions).toEqual(['join', 'join', 'start', 'leave', 'end', 'leave']);
+    // The host's entry beeps (the room is running); the guest waited, and the end has no exit tone.
+    expect(actions).toEqual(['join', 'join', 'start', 'beep', 'leave', 'end', 'leave']);
+  });
+
+  it('beeps when a beep=true participant enters or leaves the running room, never for beep=false', async () => {
+    const h = harness({
+      '/beep': room(''),
+      '/quiet': room('beep="false"'),
+      '/after': rcml(''),
+    });
+    h.engine.setNumber('+100', { voiceUrl: `${BASE}/beep` });
+    h.engine.setNumber('+200', { voiceUrl: `${BASE}/quiet` });
+    h.engine.setParty('+1', { hangupAfter: 40 });
+    h.engine.setParty('+2', { hangupAfter: 20 });
+    h.engine.setParty('+3', { hangupAfter: 25 });
+    const a = h.engine.incomingCall('+1', '+100');
+    await h.engine.advance(5);
+    const b = h.engine.incomingCall('+2', '+200');
+    await h.engine.advance(5);
+    const c = h.engine.incomingCall('+3', '+100');
+    await h.engine.runUntilIdle();
+    const tones = h.events.flatMap((e) =>
+      e.type === 'conference' && e.action === 'beep' ? [[e.callSid, e.tone?.on, (e.at - T0) / 1000]] : [],
+    );
+    // a starts the room (beep); b is quiet both ways; c beeps in and out; a's exit closes the room.
+    expect(tones).toEqual([
+      [a.sid, 'join', 0],
+      [c.sid, 'join', 10],
+      [c.sid, 'leave', 35],
+    ]);
+    const tone = h.events.find((e) => e.type === 'conference' && e.action === 'beep');
+    expect(tone).toMatchObject({ tone: { on: 'join', seconds: 0.5 } });
+    expect(h.engine.getCall(b.sid)?.status).toBe('completed');
   });
 
   it('sends the caller to the next verb when the room is full', async () => {

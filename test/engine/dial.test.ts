@@ -110,6 +110,25 @@ describe('Dial', () => {
     expect(action(refused)?.DialCallStatus).toBe('no-answer');
   });
 
+  it('still requests the action (canceled) when the caller hangs up while the callee is screened', async () => {
+    const h = harness({
+      '/d': rcml(`<Dial action="/a"><Number url="${BASE}/screen">+1</Number></Dial>`),
+      '/screen': rcml('<Pause length="10"/>'),
+      '/a': rcml('<Say>never run</Say>'),
+    });
+    h.engine.setParty('+15550001', { hangupAfter: 4 });
+    h.engine.setParty('+1', { answerAfter: 1 });
+    const call = await callIn(h, '/d');
+    expect(action(h)).toMatchObject({
+      DialCallStatus: 'canceled',
+      DialRingDuration: '1',
+      CallStatus: 'completed',
+    });
+    expect(children(h, call.sid)[0].status).toBe('completed');
+    expect(h.verbs(call.sid)).toEqual(['Dial']);
+    expect(h.engine.liveCount).toBe(0);
+  });
+
   it('passes Sip headers, sendDigits and the child status callback', async () => {
     const h = harness({
       '/d': rcml(

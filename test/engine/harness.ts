@@ -23,6 +23,7 @@ export interface Harness {
   sessionDetails: SessionDetailRecord[];
   events: EngineEvent[];
   requests: Array<Extract<EngineEvent, { type: 'request' }>>;
+  /** Verbs run on a call in order; nested ones as `Parent/Verb` (e.g. `Gather/Say`). */
   verbs(callSid: string): string[];
   statuses(callSid: string): string[];
 }
@@ -40,7 +41,10 @@ export function harness(apps: Record<string, App> = {}, options: EngineOptions =
     sessionDetails: [],
     events: [],
     requests: [],
-    verbs: (sid) => h.events.flatMap((e) => (e.type === 'verb' && e.callSid === sid ? [e.verb] : [])),
+    verbs: (sid) =>
+      h.events.flatMap((e) =>
+        e.type === 'verb' && e.callSid === sid ? [e.parent ? `${e.parent}/${e.verb}` : e.verb] : [],
+      ),
     statuses: (sid) => (h.calls.get(sid) ?? []).map((c) => c.status),
   };
   h.engine = createEngine({

@@ -65,7 +65,8 @@ describe('Gather', () => {
         callSid: call.sid,
       }),
     ]);
-    expect(h.verbs(call.sid)).toEqual(['Gather', 'Say']);
+    // The prompt starts with the Gather and is cut short by the first key; the action's Say follows.
+    expect(h.verbs(call.sid)).toEqual(['Gather', 'Gather/Say', 'Say']);
   });
 
   it('ends on finishOnKey, which is not part of Digits', async () => {
@@ -78,11 +79,29 @@ describe('Gather', () => {
   it('falls through to the next verb on timeout, writing a failed record', async () => {
     const h = harness({ '/g': menu, '/menu': rcml('<Hangup/>') });
     const call = await callIn(h, '/g');
-    expect(h.verbs(call.sid)).toEqual(['Gather', 'Say']);
+    expect(h.verbs(call.sid)).toEqual(['Gather', 'Gather/Say', 'Say']);
     expect(h.requests.some((r) => r.kind === 'action')).toBe(false);
     expect(h.gathers[0]).toMatchObject({ status: 'failed', reason: 'timeout', digits: '' });
     // Prompt (23 chars = 1.533 s) + 3 s timeout + "Nothing" (0.467 s).
     expect(call.endTime).toBe(T0 + 1533 + 3000 + 467);
+  });
+
+  it('lists its prompts as verbs nested in Gather at their start times, up to the first input', async () => {
+    const h = harness({
+      '/g': rcml(
+        '<Gather timeout="1"><Say>123456789012345</Say><Pause length="3"/><Say>never heard</Say></Gather>',
+      ),
+    });
+    h.engine.setParty('+1', { digits: [{ at: 2, keys: '5' }] });
+    const call = await callIn(h, '/g', '+1');
+    const verbs = h.events.flatMap((e) => (e.type === 'verb' ? [[e.verb, e.parent, e.at - T0]] : []));
+    // Say (1 s) then Pause from 1 s, cut at 2 s by the key: the last prompt never starts.
+    expect(verbs).toEqual([
+      ['Gather', undefined, 0],
+      ['Say', 'Gather', 0],
+      ['Pause', 'Gather', 1000],
+    ]);
+    expect(h.verbs(call.sid)).toEqual(['Gather', 'Gather/Say', 'Gather/Pause']);
   });
 
   it('requests the action on empty input with actionOnEmptyResult', async () => {

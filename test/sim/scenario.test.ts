@@ -25,8 +25,21 @@ describe('scenario files', () => {
       ['outbound-api', '+15553333', 'busy'],
       ['outbound-api', '+15554444', 'completed'],
     ]);
-    expect(trace.calls[0].verbs.map((v) => v.verb)).toEqual(['Say', 'Gather', 'Say', 'Sms', 'Hangup']);
+    expect(trace.calls[0].verbs.map((v) => v.verb)).toEqual(['Say', 'Gather', 'Say', 'Say', 'Sms', 'Hangup']);
     expect(trace.calls[0].verbs[1].at).toBe(1.6);
+    // Gather's prompt is listed nested in it, at its own start time; top-level verbs have no parent.
+    expect(trace.calls[0].verbs[2]).toEqual({
+      at: 1.6,
+      verb: 'Say',
+      documentUrl: 'http://ivr.example/welcome',
+      parent: 'Gather',
+    });
+    expect(trace.calls[0].verbs.filter((v) => 'parent' in v)).toHaveLength(1);
+    expect(trace.timeline).toContainEqual({
+      at: 1.6,
+      callSid: trace.calls[0].sid,
+      event: '<Say> in <Gather>',
+    });
     expect(trace.requests.find((r) => r.kind === 'action')).toMatchObject({
       at: 3,
       url: 'http://ivr.example/menu',

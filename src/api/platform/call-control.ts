@@ -74,8 +74,18 @@ export interface CallControl {
   readonly sim?: SimControl;
 }
 
-/** Why a call operation was refused; the adapters map each code to an HTTP status. */
-export type CallControlErrorCode = 'not-found' | 'not-live' | 'invalid' | 'unsupported';
+/**
+ * Why a call operation was refused; the adapters map each code to an HTTP status: `not-found`
+ * 404, `not-live` 409, `invalid` 400, `unsupported` 501, `clock-not-virtual` 409 (time cannot be
+ * advanced on a real clock), `unavailable` 503 (the engine is shutting down).
+ */
+export type CallControlErrorCode =
+  | 'not-found'
+  | 'not-live'
+  | 'invalid'
+  | 'unsupported'
+  | 'clock-not-virtual'
+  | 'unavailable';
 
 /** An error a {@link CallControl} throws for a request it refuses. */
 export class CallControlError extends Error {

@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError, Option } from 'commander';
-import { ensureAccount, startServer } from '../../api/server.js';
+import { serveDesignerProject } from '../../api/designer-application.js';
+import { startEngineServer } from '../../api/engine-server.js';
+import { ensureAccount } from '../../api/server.js';
 import { openSqliteStore } from '../../store/sqlite/open.js';
 
 function port(value: string): number {
@@ -9,7 +13,7 @@ function port(value: string): number {
   return n;
 }
 
-function baseUrl(value: string): string {
+function absoluteUrl(value: string): string {
   try {
     const url = new URL(value);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
@@ -19,35 +23,77 @@ function baseUrl(value: string): string {
   return value;
 }
 
+function seed(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a non-negative whole number');
+  return Number(value);
+}
+
+/** `--number +15550100=http://host/app` routes to a URL; a bare number to the `--project`. */
+interface NumberRoute {
+  number: string;
+  url?: string;
+}
+
+function numberRoute(value: string, previous: NumberRoute[] = []): NumberRoute[] {
+  const eq = value.indexOf('=');
+  const number = eq < 0 ? value : value.slice(0, eq);
+  if (!/^(\+?[0-9*#]+|client:\S+|sip:\S+@\S+)$/.test(number)) {
+    throw new InvalidArgumentError(`expected a number, client:<name> or sip:<user>@<host>, got '${number}'`);
+  }
+  return [...previous, { number, url: eq < 0 ? undefined : absoluteUrl(value.slice(eq + 1)) }];
+}
+
 interface ServeOptions {
   port: number;
   host: string;
   data: string;
   clock: 'real' | 'virtual';
+  seed?: number;
   baseUrl?: string;
   accountSid?: string;
   authToken?: string;
+  number?: NumberRoute[];
+  project?: string;
 }
 
-/** Registers `rcml serve`: the platform REST API over a SQLite store in the data directory. */
+/** Registers `rcml serve`: the platform REST API and its call engine, records in SQLite under --data. */
 export function registerServe(program: Command): void {
   program
     .command('serve')
-    .description('serve the platform REST API (records in SQLite under --data)')
+    .description('serve the platform REST API and run calls (records in SQLite under --data)')
     .addOption(
       new Option('--port <port>', 'port to listen on (0 picks a free one)').default(8080).argParser(port),
     )
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--data <dir>', 'data directory (SQLite database and recordings)', './data')
     .addOption(
-      new Option('--clock <clock>', 'clock of the call engine').choices(['real', 'virtual']).default('real'),
+      new Option('--clock <clock>', 'clock of the call engine (virtual: moved by POST /sim/Advance)')
+        .choices(['real', 'virtual'])
+        .default('real'),
     )
+    .addOption(new Option('--seed <n>', 'seed of call sids on the virtual clock').argParser(seed))
     .addOption(
-      new Option('--base-url <url>', '{base_url} of links (default http://host:port)').argParser(baseUrl),
+      new Option('--base-url <url>', '{base_url} of links (default http://host:port)').argParser(absoluteUrl),
     )
     .addOption(new Option('--account-sid <sid>', 'account to serve').env('RCML_ACCOUNT_SID'))
     .addOption(new Option('--auth-token <token>', 'its auth token').env('RCML_AUTH_TOKEN'))
+    .addOption(
+      new Option(
+        '--number <number[=url]>',
+        'route inbound calls to a number to a voice URL (bare: to the --project); repeatable',
+      ).argParser(numberRoute),
+    )
+    .option('--project <state.json>', 'serve a Visual Designer project as an application')
     .action(async (options: ServeOptions) => {
+      if (options.seed !== undefined && options.clock !== 'virtual') {
+        throw new Error('--seed needs --clock virtual');
+      }
+      const routes = options.number ?? [];
+      if (routes.some((r) => r.url === undefined) && !options.project) {
+        throw new Error('a --number without =url routes to the --project: give one');
+      }
+      // Read the project before opening anything, so a bad file leaves nothing behind.
+      const project = options.project ? JSON.parse(readFileSync(options.project, 'utf8')) : undefined;
       const store = openSqliteStore({ dir: options.data });
       let ensured: ReturnType<typeof ensureAccount>;
       try {
@@ -56,13 +102,37 @@ export function registerServe(program: Command): void {
         store.close();
         throw err;
       }
-      const server = await startServer({
+      const server = await startEngineServer({
         store,
         host: options.host,
         port: options.port,
         baseUrl: options.baseUrl,
+        clock: options.clock,
+        seed: options.seed,
+        accountSid: ensured.account.sid,
       });
       const lines = [`rcml serve: listening on ${server.url} (data ${options.data}, clock ${options.clock})`];
+      try {
+        let controllerUrl: string | undefined;
+        if (project !== undefined && options.project) {
+          const served = serveDesignerProject(server.engine, store, {
+            accountSid: ensured.account.sid,
+            baseUrl: server.baseUrl,
+            project,
+            key: resolve(options.project),
+          });
+          controllerUrl = served.controllerUrl;
+          lines.push(`application ${served.application.sid}: ${controllerUrl}`);
+        }
+        for (const route of routes) {
+          const voiceUrl = route.url ?? (controllerUrl as string);
+          server.engine.setNumber(route.number, { voiceUrl });
+          lines.push(`number ${route.number} -> ${voiceUrl}`);
+        }
+      } catch (err) {
+        await server.close();
+        throw err;
+      }
       if (store.interruptedCalls.length > 0) {
         lines.push(`closed ${store.interruptedCalls.length} call(s) left live by the previous run`);
       }
@@ -71,7 +141,7 @@ export function registerServe(program: Command): void {
       lines.push(`account sid: ${ensured.account.sid}`);
       process.stdout.write(`${lines.join('\n')}\n`);
       const stop = () => {
-        void server.close().finally(() => store.close());
+        void server.close();
       };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);

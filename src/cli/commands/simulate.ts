@@ -4,7 +4,19 @@ import { formatTrace } from '../../sim/format.js';
 import { parseScenario, ScenarioError } from '../../sim/load.js';
 import { runScenario } from '../../sim/runner.js';
 
-/** Registers `rcml simulate`: runs a scenario file on the virtual clock and prints its trace. */
+/** Why a scenario file could not be read, in words. */
+function readFailure(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EISDIR') return 'is a directory';
+  if (code === 'EACCES') return 'permission denied';
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Registers `rcml simulate`: runs a scenario file on the virtual clock and prints its trace.
+ * Exit status: 1 for an invalid scenario, 2 for usage errors (no argument, unreadable file).
+ */
 export function registerSimulate(program: Command): void {
   program
     .command('simulate')
@@ -16,8 +28,8 @@ export function registerSimulate(program: Command): void {
       try {
         text = await readFile(file, 'utf8');
       } catch (err) {
-        process.stderr.write(`rcml simulate: cannot read ${file}: ${(err as Error).message}\n`);
-        process.exitCode = 1;
+        process.stderr.write(`rcml simulate: cannot read ${file}: ${readFailure(err)}\n`);
+        process.exitCode = 2;
         return;
       }
       try {

@@ -32,6 +32,8 @@ export class Pairing {
   readonly dialer: QueueParty;
   /** How long each side waited in the queue, ms. */
   readonly waitMs: Record<QueueSide, number>;
+  /** The side of the call that was waiting when the other arrived (the "queued agent"). */
+  readonly waitingSide: QueueSide;
   private resolve!: (end: PairEnd) => void;
   private ready = 0;
   private startedAt: number | undefined;
@@ -49,6 +51,7 @@ export class Pairing {
       this.resolve = resolve;
     });
     const byEnqueue = arriving.side === 'enqueued';
+    this.waitingSide = waiting.side;
     this.enqueued = byEnqueue ? arriving : waiting;
     this.dialer = byEnqueue ? waiting : arriving;
     this.waitMs = {
@@ -84,7 +87,11 @@ export class Pairing {
         await runJoinDoc(party.ctx, doc, kind, params, () => this.ended !== undefined);
       }
     } catch (err) {
-      if (!(err instanceof Interrupted)) throw err;
+      if (!(err instanceof Interrupted)) {
+        // This side cannot go on (queue store failure): its partner sees it leave.
+        this.finish(side);
+        throw err;
+      }
     }
     if (!this.ended && ++this.ready === 2) this.connect();
     return this.done;

@@ -109,6 +109,18 @@ export class QueueService implements WaiterHost {
     return this.pairWith(party, queue, outcome.partner, outcome.partnerWaitMs);
   }
 
+  /**
+   * Forgets a call whose stay failed (an error in the queue layer): its hooks are dropped and
+   * it leaves the queue if it still waits there and the store still answers.
+   */
+  async abandon(party: QueueParty, reason: LeaveReason): Promise<void> {
+    party.stopHook = undefined;
+    const waiter = this.waiters.get(party.ctx.call.sid);
+    if (!waiter || waiter.party !== party) return;
+    this.waiters.delete(party.ctx.call.sid);
+    await waiter.depart(reason).catch(() => undefined);
+  }
+
   leave(waiter: Waiter, reason: LeaveReason): Promise<LeaveOutcome | undefined> {
     if (this.waiters.get(waiter.ticket.callSid) === waiter) this.waiters.delete(waiter.ticket.callSid);
     return this.matcher.leave(waiter.ticket, reason);

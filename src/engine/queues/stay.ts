@@ -9,8 +9,18 @@ export type Stay =
   | { kind: 'queue-full'; queue: QueueInfo }
   /** Left unmatched: Leave, a Hangup in the wait document, timeout, hang-up or redirect. */
   | { kind: 'left'; queue: QueueInfo; reason: LeaveReason; waitMs: number }
-  /** Matched; `end` tells whether the two were connected and who left first. */
-  | { kind: 'matched'; queue: QueueInfo; waitMs: number; partnerCallSid: string; end: PairEnd };
+  /**
+   * Matched; `end` tells whether the two were connected and who left first, `waited` whether
+   * this call was the one waiting when its partner arrived.
+   */
+  | {
+      kind: 'matched';
+      queue: QueueInfo;
+      waitMs: number;
+      partnerCallSid: string;
+      end: PairEnd;
+      waited: boolean;
+    };
 
 /**
  * Takes a call from its arrival to the end of its stay: waits (wait loop), runs its join
@@ -42,6 +52,7 @@ export async function stayInQueue(svc: QueueService, party: QueueParty, first: A
           waitMs: pairing.waitMs[party.side],
           partnerCallSid: pairing.sid(partnerSide),
           end,
+          waited: pairing.waitingSide === party.side,
         };
       }
       case 'waiting': {

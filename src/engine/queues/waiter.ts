@@ -43,8 +43,9 @@ export class Waiter {
       }, party.waitLimitMs);
     }
     // Leave the queue as soon as the script stops, not when its pending work next settles.
+    // A store failure here surfaces in the stay that awaits the same departure.
     onStop(party, () => {
-      if (!this.pairing) void this.depart(call.ended ? 'hangup' : 'redirected');
+      if (!this.pairing) this.depart(call.ended ? 'hangup' : 'redirected').catch(() => undefined);
     });
   }
 

@@ -40,12 +40,15 @@ export async function dialConference(
     muted: noun.muted ?? conferenceDefaults.muted,
     startConferenceOnEnter: noun.startConferenceOnEnter ?? conferenceDefaults.startConferenceOnEnter,
     endConferenceOnExit: noun.endConferenceOnExit ?? conferenceDefaults.endConferenceOnExit,
+    beep: noun.beep ?? conferenceDefaults.beep,
     joinedAt,
   };
   room.participants.set(call.record.sid, me);
   call.conferenceSid = room.sid;
   emit(room, call, 'join');
   if (me.startConferenceOnEnter && room.status === 'init') setStatus(room, call, 'in-progress');
+  // Only a running room beeps: callers still waiting for the start hear the wait music instead.
+  if (me.beep && room.status === 'in-progress') beep(room, call, 'join');
   try {
     if (room.status === 'init') {
       const outcome = await waitForStart(ctx, room, noun);
@@ -123,7 +126,23 @@ function leave(room: Conference, me: Participant): void {
   if (room.status === 'completed') return;
   if ((me.endConferenceOnExit && room.status === 'in-progress') || room.participants.size === 0) {
     setStatus(room, call, 'completed');
+  } else if (me.beep && room.status === 'in-progress') {
+    beep(room, call, 'leave');
   }
+}
+
+/** The entry or exit tone of a running room (an event: the tone takes no one's time). */
+function beep(room: Conference, call: Call, on: 'join' | 'leave'): void {
+  const rt = call.rt;
+  rt.listener?.({
+    type: 'conference',
+    at: rt.clock.now(),
+    callSid: call.record.sid,
+    conferenceSid: room.sid,
+    name: room.name,
+    action: 'beep',
+    tone: { on, seconds: rt.settings.beepSeconds },
+  });
 }
 
 function setStatus(room: Conference, by: Call, status: 'in-progress' | 'completed'): void {

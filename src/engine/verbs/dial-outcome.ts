@@ -20,6 +20,23 @@ export interface DialOutcome {
  * notification, and the interruption goes on.
  */
 export function finish(ctx: VerbContext, verb: Dial, outcome: DialOutcome): VerbOutcome {
+  if (ctx.signal.aborted || ctx.owner.ended) {
+    if (ctx.owner.ended || ctx.signal.reason === 'ended') notifyAction(ctx, verb, outcome);
+    throw Interrupted.of(ctx.owner.ended ? 'ended' : (ctx.signal.reason ?? 'replaced'));
+  }
+  if (!verb.action) return NEXT;
+  const method = verb.method ?? dialDefaults.method;
+  return actionOutcome(ctx, 'Dial', verb.action, method, ctx.params(actionParams(outcome)));
+}
+
+/** Requests the action with the outcome without running its answer (the call is over or ending). */
+export function notifyAction(ctx: VerbContext, verb: Dial, outcome: DialOutcome): void {
+  const action = verb.action ? ctx.resolveUrl(verb.action) : undefined;
+  if (action)
+    ctx.send('action', action, verb.method ?? dialDefaults.method, ctx.params(actionParams(outcome)));
+}
+
+function actionParams(outcome: DialOutcome): Record<string, string> {
   const params: Record<string, string> = {
     DialCallStatus: outcome.status,
     DialCallDuration: String(outcome.duration),
@@ -27,13 +44,5 @@ export function finish(ctx: VerbContext, verb: Dial, outcome: DialOutcome): Verb
   };
   if (outcome.callSid) params.DialCallSid = outcome.callSid;
   if (outcome.recordingUrl) params.RecordingUrl = outcome.recordingUrl;
-  const method = verb.method ?? dialDefaults.method;
-  if (ctx.signal.aborted || ctx.owner.ended) {
-    const action = verb.action ? ctx.resolveUrl(verb.action) : undefined;
-    if (action && (ctx.owner.ended || ctx.signal.reason === 'ended'))
-      ctx.send('action', action, method, ctx.params(params));
-    throw Interrupted.of(ctx.owner.ended ? 'ended' : (ctx.signal.reason ?? 'replaced'));
-  }
-  if (!verb.action) return NEXT;
-  return actionOutcome(ctx, 'Dial', verb.action, method, ctx.params(params));
+  return params;
 }

@@ -2,7 +2,7 @@ import type { ConferenceNoun, Dial, DialNoun, QueueNoun } from '../../rcml/model
 import { dialDefaults } from '../../rcml/verbs/dial.js';
 import { type BridgeResult, bridgeCalls } from '../bridge.js';
 import type { Call } from '../call.js';
-import { ringLegs, screenLeg, startLeg } from '../legs.js';
+import { isReleased, ringLegs, screenLeg, startLeg } from '../legs.js';
 import { splitTarget } from '../params.js';
 import { type CallEventName, parseCallEvents } from '../status-callbacks.js';
 import { dialConference } from './dial-conference.js';
@@ -53,9 +53,12 @@ export async function dialVerb(ctx: VerbContext, verb: Dial): Promise<VerbOutcom
     const screened = url !== undefined && (await screenLeg(winner, url, noun.method ?? 'POST'));
     if (!url) ctx.notify('11100', 0, `Dial: invalid screening URL '${noun.url}'`);
     if (!screened || ctx.signal.aborted || parent.ended) {
-      if (!winner.ended) winner.end('completed');
+      // A leg redirected by a live modification is its own call now: leave it be.
+      const taken = isReleased(winner);
+      if (!winner.ended && !taken) winner.end('completed');
       const outcome: DialOutcome = {
-        status: 'no-answer',
+        // Caller gone or leg taken away before the bridge: canceled, as while ringing.
+        status: taken || parent.ended ? 'canceled' : 'no-answer',
         callSid: winner.record.sid,
         duration: 0,
         ringDuration,

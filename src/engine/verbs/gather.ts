@@ -50,9 +50,21 @@ export async function gatherVerb(ctx: VerbContext, verb: Gather): Promise<VerbOu
   return actionOutcome(ctx, 'Gather', verb.action, verb.method ?? gatherDefaults.method, ctx.params(params));
 }
 
+/** Plays the nested prompts in order; each shows as a verb nested in Gather at its start time. */
 async function playPrompts(ctx: VerbContext, verb: Gather): Promise<void> {
+  const listener = ctx.owner.rt.listener;
   try {
-    for (const prompt of verb.prompts) await ctx.run(prompt);
+    for (const prompt of verb.prompts) {
+      listener?.({
+        type: 'verb',
+        at: ctx.now(),
+        callSid: ctx.call.sid,
+        verb: prompt.verb,
+        documentUrl: ctx.documentUrl,
+        parent: 'Gather',
+      });
+      await ctx.run(prompt);
+    }
   } catch (err) {
     if (!(err instanceof Interrupted && err.reason === 'input')) throw err;
   }

@@ -65,6 +65,62 @@ describe('Dial with a Queue noun', () => {
     expect(h.verbs(c).at(-1)).toBe('Say');
   });
 
+  it('caller hangs up while waiting: the action is still requested (canceled), the queue forgets it', async () => {
+    const h = queueHarness(
+      rcml('<Enqueue>q</Enqueue>'),
+      rcml('<Dial action="/dialed" timeout="60"><Queue waitUrl="/hold">q</Queue></Dial>'),
+      { '/hold': rcml('<Pause length="10"/>'), '/dialed': AFTER },
+    );
+    const c = h.customer();
+    await h.engine.advance(12);
+    h.engine.hangupParty(c);
+    await h.engine.advance(1);
+    expect(h.paramsOf('/dialed')).toEqual([
+      expect.objectContaining({
+        CallSid: c,
+        CallStatus: 'completed',
+        DialCallStatus: 'canceled',
+        DialRingDuration: '12',
+        DialCallDuration: '0',
+      }),
+    ]);
+    // The answer is requested but not run: the call is over.
+    expect(h.verbs(c)).toEqual(['Dial', 'Pause', 'Pause']);
+    expect((await h.engine.getQueue('q'))?.dialer.size).toBe(0);
+    expect(h.queueEvents).toContainEqual(
+      expect.objectContaining({ type: 'leave', callSid: c, reason: 'hangup' }),
+    );
+    // An agent arriving later finds nobody and waits.
+    const a = h.agent();
+    await h.engine.advance(1);
+    expect((await h.engine.getQueue('q'))?.enqueued.members.map((m) => m.callSid)).toEqual([a]);
+  });
+
+  it('caller hangs up while connected or before the bridge: the action gets the outcome', async () => {
+    const h = queueHarness(
+      rcml('<Enqueue joinUrl="/agent-join" rejoin="true">q</Enqueue>'),
+      rcml('<Dial action="/dialed"><Queue>q</Queue></Dial>'),
+      // 45 characters: a 3 s join document on the agent before each bridge.
+      { '/agent-join': rcml(`<Say>${'x'.repeat(45)}</Say>`), '/dialed': AFTER },
+    );
+    const a1 = h.agent();
+    const c1 = h.customer();
+    await h.engine.advance(1);
+    h.engine.hangupParty(c1); // during the agent's join document
+    await h.engine.advance(5);
+    const c2 = h.customer();
+    await h.engine.advance(13); // join document 3 s, then 10 s connected
+    h.engine.hangupParty(c2);
+    await h.engine.advance(1);
+    expect(
+      h.paramsOf('/dialed').map((p) => [p.CallSid, p.DialCallStatus, p.DialCallSid, p.DialCallDuration]),
+    ).toEqual([
+      [c1, 'canceled', a1, '0'],
+      [c2, 'completed', a1, '10'],
+    ]);
+    expect(h.verbs(c2)).toEqual(['Dial']);
+  });
+
   it('a full dialer side makes the Dial busy', async () => {
     const h = queueHarness(
       rcml(''),
@@ -122,5 +178,95 @@ describe('rejoin (SPEC table)', () => {
     const bridges = h.queueEvents.filter((e) => e.type === 'bridge');
     expect(bridges.map((e) => (e.type === 'bridge' ? e.partnerCallSid : ''))).toEqual([c1, c2]);
     expect(statusOf(h, a)).toBe('in-progress');
+  });
+});
+
+describe('rejoin on the Queue noun: a dialer that waited is the queued agent', () => {
+  /** Agents dial the queue and wait; customers Enqueue. */
+  const agentDial = (rejoin: string) =>
+    rcml(`<Dial timeout="600" action="/dialed"><Queue waitUrl="/wait"${rejoin}>q</Queue></Dial>`);
+  const apps = { '/wait': rcml('<Pause length="5"/>'), '/dialed': AFTER };
+  const customerApp = rcml('<Enqueue>q</Enqueue>');
+  const dialerEvents = (h: ReturnType<typeof queueHarness>, type: string) =>
+    h.queueEvents.filter((e) => e.type === type && 'side' in e && e.side === 'dialer');
+
+  it('rejoin=true, none queued: the agent waits again (its wait loop) and takes the next customer', async () => {
+    const h = queueHarness(agentDial(' rejoin="true"'), customerApp, apps);
+    const a = h.agent();
+    await h.engine.advance(3);
+    const c1 = h.customer();
+    await h.engine.advance(10);
+    h.engine.hangupParty(c1);
+    await h.engine.advance(12);
+    expect(dialerEvents(h, 'rejoin').map((e) => 'callSid' in e && e.callSid)).toEqual([a]);
+    expect((await h.engine.getQueue('q'))?.dialer.members.map((m) => m.callSid)).toEqual([a]);
+    const rounds = h.queueEvents.filter((e) => e.type === 'wait-loop' && e.callSid === a);
+    expect(rounds.length).toBeGreaterThan(2);
+    expect(h.paramsOf('/dialed')).toEqual([]);
+    const c2 = h.customer();
+    await h.engine.advance(1);
+    const bridges = h.queueEvents.flatMap((e) =>
+      e.type === 'bridge' ? [[e.callSid, e.partnerCallSid]] : [],
+    );
+    expect(bridges).toEqual([
+      [c1, a],
+      [c2, a],
+    ]);
+    // The agent hangs up itself: its Dial reports the last bridge.
+    h.engine.hangupParty(a);
+    await h.engine.advance(1);
+    expect(h.paramsOf('/dialed')).toEqual([
+      expect.objectContaining({ DialCallStatus: 'completed', DialCallSid: c2, DialCallDuration: '1' }),
+    ]);
+  });
+
+  it('rejoin=false, none queued: the agent call is dropped, its action notified', async () => {
+    const h = queueHarness(agentDial(' rejoin="false"'), customerApp, apps);
+    const a = h.agent();
+    await h.engine.advance(3);
+    const c = h.customer();
+    await h.engine.advance(10);
+    h.engine.hangupParty(c);
+    await h.engine.advance(1);
+    expect(dialerEvents(h, 'drop').map((e) => 'callSid' in e && e.callSid)).toEqual([a]);
+    expect(statusOf(h, a)).toBe('completed');
+    expect(h.paramsOf('/dialed')).toEqual([
+      expect.objectContaining({ DialCallStatus: 'completed', DialCallSid: c, DialCallDuration: '10' }),
+    ]);
+    expect(h.verbs(a)).not.toContain('Say');
+  });
+
+  it('customers queued: the next one is connected, whatever rejoin says', async () => {
+    const h = queueHarness(agentDial(' rejoin="false"'), customerApp, apps);
+    const a = h.agent();
+    await h.engine.advance(1);
+    const c1 = h.customer();
+    await h.engine.advance(1);
+    const c2 = h.customer();
+    await h.engine.advance(5);
+    h.engine.hangupParty(c1);
+    await h.engine.advance(1);
+    const bridges = h.queueEvents.flatMap((e) => (e.type === 'bridge' ? [e.callSid] : []));
+    expect(bridges).toEqual([c1, c2]);
+    expect(statusOf(h, a)).toBe('in-progress');
+  });
+
+  it('without rejoin, or when the dialer did not wait (a customer), the Dial simply ends', async () => {
+    for (const [app, agentFirst] of [
+      [agentDial(''), true],
+      [agentDial(' rejoin="true"'), false],
+    ] as const) {
+      const h = queueHarness(app, customerApp, apps);
+      const first = agentFirst ? h.agent() : h.customer();
+      await h.engine.advance(2);
+      const second = agentFirst ? h.customer() : h.agent();
+      await h.engine.advance(5);
+      const [a, c] = agentFirst ? [first, second] : [second, first];
+      h.engine.hangupParty(c);
+      await h.engine.advance(1);
+      expect(h.paramsOf('/dialed')).toEqual([expect.objectContaining({ DialCallStatus: 'completed' })]);
+      expect(h.verbs(a).at(-1)).toBe('Say');
+      expect(h.queueEvents.some((e) => e.type === 'rejoin' || e.type === 'drop')).toBe(false);
+    }
   });
 });

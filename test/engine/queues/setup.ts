@@ -1,4 +1,5 @@
 import type { EngineQueueEvent } from '../../../src/engine/queues/events.js';
+import { MemoryQueueStore, type QueueStore } from '../../../src/queue/index.js';
 import { type App, BASE, type Harness, harness, rcml } from '../harness.js';
 
 export { BASE, rcml };
@@ -24,10 +25,11 @@ export function queueHarness(
   customerApp: App,
   apps: Record<string, App> = {},
   maxSize?: number,
+  store?: QueueStore,
 ): QueueHarness {
   const h = harness(
     { '/agent': agentApp, '/customer': customerApp, ...apps },
-    maxSize ? { queues: { maxSize } } : {},
+    { queues: { maxSize, store } },
   );
   h.engine.setNumber(AGENT_NUMBER, { voiceUrl: `${BASE}/agent` });
   h.engine.setNumber(CUSTOMER_NUMBER, { voiceUrl: `${BASE}/customer` });
@@ -48,4 +50,22 @@ export function queueHarness(
 /** Status of a call now. */
 export function statusOf(h: Harness, sid: string): string | undefined {
   return h.engine.getCall(sid)?.status;
+}
+
+/** A memory queue store whose operations named in `failing` throw, as a broken shared store would. */
+export function flakyStore(): { store: QueueStore; failing: Set<keyof QueueStore> } {
+  const failing = new Set<keyof QueueStore>();
+  const inner = new MemoryQueueStore();
+  const store = new Proxy(inner, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (failing.has(prop as keyof QueueStore))
+          return Promise.reject(new Error(`store down (${String(prop)})`));
+        return value.apply(target, args);
+      };
+    },
+  });
+  return { store, failing };
 }

@@ -1,0 +1,191 @@
+/**
+ * The {@link CallControl} port implemented on a call {@link Engine}: the REST adapters place,
+ * modify and drive calls through it. Calls belong to the account that placed them; an account
+ * never sees or changes another's calls (they read as unknown).
+ */
+import type { Call } from '../engine/call.js';
+import type { Engine } from '../engine/engine.js';
+import { EngineError } from '../engine/errors.js';
+import type { ModifyCallInput } from '../engine/modify-call-schema.js';
+import type { CallRecord } from '../engine/records.js';
+import type { CreateCallParams } from '../engine/types.js';
+import type { Store } from '../store/ports.js';
+import {
+  type CallControl,
+  CallControlError,
+  type CreateCallRequest,
+  type ModifyCallRequest,
+  type SimControl,
+} from './platform/call-control.js';
+
+/** Options of {@link createEngineControl}. */
+export interface EngineControlOptions {
+  /**
+   * Where ended calls are found (the store the engine's sink writes to). Lets an ended call of
+   * the account answer 409 (not live) rather than 404 when the engine no longer retains it.
+   */
+  store?: Store;
+}
+
+/** Maps an engine refusal to the port's error; anything else is rethrown unchanged. */
+function translate(err: unknown): never {
+  if (!(err instanceof EngineError)) throw err;
+  switch (err.code) {
+    case 'invalid-params': {
+      // The engine names the field first: `Timeout: must be ...`.
+      const field = /^([A-Za-z]+):/.exec(err.message)?.[1];
+      throw new CallControlError('invalid', err.message, field);
+    }
+    case 'unknown-call':
+    case 'unknown-conference':
+    case 'unknown-number':
+      throw new CallControlError('not-found', err.message);
+    case 'not-modifiable':
+      throw new CallControlError('not-live', err.message);
+    case 'clock-not-virtual':
+      throw new CallControlError('clock-not-virtual', err.message, 'Seconds');
+    case 'closed':
+      throw new CallControlError('unavailable', 'the call engine is shutting down');
+    default:
+      throw new CallControlError('invalid', err.message);
+  }
+}
+
+const copy = (record: Readonly<CallRecord>): CallRecord => ({ ...record });
+
+/**
+ * Adapts an engine to the REST layer's {@link CallControl} port, with simulation control
+ * (`sim`). Advancing time needs a virtual clock: on a real one `advance` answers 409.
+ */
+export function createEngineControl(engine: Engine, options: EngineControlOptions = {}): CallControl {
+  const { store } = options;
+
+  const liveOf = (callSid: string): Call | undefined => {
+    try {
+      return engine.liveCall(callSid);
+    } catch {
+      return undefined;
+    }
+  };
+
+  /** The account's live call; 404 when it is unknown or another account's, 409 when ended. */
+  const ownedLive = (accountSid: string, callSid: string): Call => {
+    const live = liveOf(callSid);
+    if (live && live.record.accountSid === accountSid) return live;
+    if (!live) {
+      const ended = store ? store.calls.get(accountSid, callSid) : engine.getCall(callSid);
+      if (ended && ended.accountSid === accountSid) {
+        throw new CallControlError('not-live', `call '${callSid}' has ended (${ended.status})`);
+      }
+    }
+    throw new CallControlError('not-found', `no call with sid '${callSid}'`);
+  };
+
+  // Advances run one after another: the virtual clock moves in one direction at a time.
+  let advancing: Promise<unknown> = Promise.resolve();
+
+  const sim: SimControl = {
+    async incomingCall(accountSid, params) {
+      try {
+        return copy(engine.incomingCall(params.from, params.to, { accountSid }));
+      } catch (err) {
+        translate(err);
+      }
+    },
+    async setParty(_accountSid, address, behaviour) {
+      // Simulated phones are shared by the server's accounts, as real numbers would be.
+      engine.setParty(address, behaviour);
+    },
+    async sendDigits(accountSid, callSid, digits) {
+      ownedLive(accountSid, callSid);
+      try {
+        engine.sendDigits(callSid, digits);
+      } catch (err) {
+        translate(err);
+      }
+    },
+    async sendSpeech(accountSid, callSid, text) {
+      ownedLive(accountSid, callSid);
+      try {
+        engine.sendSpeech(callSid, text);
+      } catch (err) {
+        translate(err);
+      }
+    },
+    advance(ms) {
+      const run = advancing.then(async () => {
+        try {
+          await engine.advance(ms / 1000);
+        } catch (err) {
+          translate(err);
+        }
+        return engine.now();
+      });
+      advancing = run.catch(() => undefined);
+      return run;
+    },
+  };
+
+  return {
+    async createCall(accountSid: string, p: CreateCallRequest) {
+      const params: CreateCallParams = {
+        accountSid,
+        From: p.from,
+        To: p.to,
+        Url: p.url,
+        Method: p.method,
+        FallbackUrl: p.fallbackUrl,
+        FallbackMethod: p.fallbackMethod,
+        StatusCallback: p.statusCallback,
+        StatusCallbackMethod: p.statusCallbackMethod,
+        StatusCallbackEvent: p.statusCallback ? p.statusCallbackEvents : undefined,
+        Timeout: p.timeout,
+        headers: Object.keys(p.sipHeaders).length > 0 ? p.sipHeaders : undefined,
+      };
+      try {
+        return copy(engine.createCall(params));
+      } catch (err) {
+        translate(err);
+      }
+    },
+
+    async modifyCall(accountSid: string, callSid: string, p: ModifyCallRequest) {
+      ownedLive(accountSid, callSid);
+      const params: ModifyCallInput = { ChildCallMode: p.childCallMode };
+      if (p.url !== undefined) {
+        params.Url = p.url;
+        params.Method = p.method;
+        if (p.fallbackUrl !== undefined) {
+          params.FallbackUrl = p.fallbackUrl;
+          params.FallbackMethod = p.fallbackMethod;
+        }
+      }
+      if (p.status !== undefined) params.Status = p.status;
+      if (p.mute !== undefined) params.Mute = p.mute;
+      if (p.statusCallback !== undefined) {
+        params.StatusCallback = p.statusCallback;
+        params.StatusCallbackMethod = p.statusCallbackMethod;
+      }
+      try {
+        return copy(engine.modifyCall(callSid, params));
+      } catch (err) {
+        translate(err);
+      }
+    },
+
+    async muteParticipant(accountSid, conferenceSid, callSid, mute) {
+      const room = engine.getConference(conferenceSid);
+      if (!room || room.accountSid !== accountSid) {
+        throw new CallControlError('not-found', `no conference with sid '${conferenceSid}'`);
+      }
+      try {
+        engine.muteParticipant(conferenceSid, callSid, mute);
+      } catch (err) {
+        translate(err);
+      }
+      return copy(ownedLive(accountSid, callSid).record);
+    },
+
+    sim,
+  };
+}

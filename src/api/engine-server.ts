@@ -1,0 +1,200 @@
+/**
+ * The whole platform server: a call engine whose records land in a store, the REST app driving
+ * it through {@link createEngineControl}, and an orderly shutdown.
+ */
+import type { Hono } from 'hono';
+import { createEngine, type Engine, type EngineOptions } from '../engine/engine.js';
+import { API_VERSION, type RecordSink } from '../engine/records.js';
+import type { NumberConfig } from '../engine/types.js';
+import type { Store } from '../store/ports.js';
+import { createStoreSink } from '../store/sink.js';
+import { createApp } from './app.js';
+import { createEngineControl } from './engine-control.js';
+import type { CallControl } from './platform/call-control.js';
+import { startServer } from './server.js';
+
+/** Engine options a server passes through unchanged. */
+export type ServerEngineOptions = Pick<
+  EngineOptions,
+  'settings' | 'http' | 'defaultParty' | 'onEvent' | 'queues' | 'instanceId'
+>;
+
+/** Options shared by {@link createEngineApp} and {@link startEngineServer}. */
+export interface EngineAppOptions {
+  /** Where every record goes, and where accounts authenticate. */
+  store: Store;
+  /** `real` (default) runs on the wall clock; `virtual` only moves through `POST /sim/Advance`. */
+  clock?: 'real' | 'virtual';
+  /** Seed of the sid generator on a virtual clock (ignored on a real one: sids are random). */
+  seed?: number;
+  /** Start of virtual time, ms since the epoch. Default: the current second. */
+  epoch?: number;
+  /** Account of records not tied to a call. Default the store's oldest account. */
+  accountSid?: string;
+  /** Inbound routing of numbers (`POST /sim/Calls`). */
+  numbers?: Record<string, NumberConfig>;
+  /** More engine options (media settings, HTTP client, default party, inspection hook). */
+  engine?: ServerEngineOptions;
+  maxBodyBytes?: number;
+  /** Told of unexpected errors (answered 500). */
+  onError?: (err: unknown) => void;
+}
+
+/** A REST app wired to its own engine, for embedding in any server. */
+export interface EngineApp {
+  app: Hono;
+  engine: Engine;
+  callControl: CallControl;
+  /** Ends live calls (their final records are written), then closes the store. */
+  close(): Promise<void>;
+}
+
+/** A listening server wired to its own engine. */
+export interface EngineServer {
+  /** `http://host:port` actually bound. */
+  url: string;
+  port: number;
+  /** `{base_url}` of links and recording URLs. */
+  baseUrl: string;
+  engine: Engine;
+  callControl: CallControl;
+  /** Closes the engine (ending live calls), then the server, then the store. */
+  close(): Promise<void>;
+}
+
+/** Where the platform serves a recording's audio. */
+export function recordingFileUrl(baseUrl: string, accountSid: string, recordingSid: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/platform/${API_VERSION}/Accounts/${accountSid}/Recordings/${recordingSid}.wav`;
+}
+
+// Notifications reported after a call ended name the engine's account; the call's own is
+// remembered for a while so they land with the call's account.
+const REMEMBERED_CALLS = 10_000;
+
+function accountAwareSink(store: Store, engineAccount: () => string): RecordSink {
+  const base = createStoreSink(store);
+  const owners = new Map<string, string>();
+  return {
+    ...base,
+    call(call) {
+      if (call.accountSid !== engineAccount() && !owners.has(call.sid)) {
+        owners.set(call.sid, call.accountSid);
+        if (owners.size > REMEMBERED_CALLS) owners.delete(owners.keys().next().value as string);
+      }
+      base.call?.(call);
+    },
+    notification(n) {
+      const owner = n.callSid === undefined ? undefined : owners.get(n.callSid);
+      base.notification?.(owner && owner !== n.accountSid ? { ...n, accountSid: owner } : n);
+    },
+  };
+}
+
+function buildEngine(options: EngineAppOptions, baseUrl: () => string): Engine {
+  const virtual = options.clock === 'virtual';
+  const engine: Engine = createEngine({
+    ...options.engine,
+    clock: virtual ? 'virtual' : 'real',
+    seed: virtual ? options.seed : undefined,
+    epoch: virtual ? (options.epoch ?? Math.floor(Date.now() / 1000) * 1000) : undefined,
+    accountSid: options.accountSid ?? options.store.accounts.list()[0]?.sid,
+    sink: accountAwareSink(options.store, () => engine.accountSid),
+    // The store keeps ended calls; the engine need not.
+    retainCalls: false,
+    settings: {
+      ...options.engine?.settings,
+      recordingUrl: (accountSid, sid) => recordingFileUrl(baseUrl(), accountSid, sid),
+    },
+  });
+  for (const [number, config] of Object.entries(options.numbers ?? {})) engine.setNumber(number, config);
+  return engine;
+}
+
+/**
+ * Builds the REST app over a new engine: calls placed through it run on the engine and their
+ * calls, recordings (with WAV files), gathers and notifications land in the store.
+ */
+export function createEngineApp(options: EngineAppOptions & { baseUrl: string }): EngineApp {
+  const engine = buildEngine(options, () => options.baseUrl);
+  const callControl = createEngineControl(engine, { store: options.store });
+  const app = createApp({
+    store: options.store,
+    callControl,
+    baseUrl: options.baseUrl,
+    maxBodyBytes: options.maxBodyBytes,
+    onError: options.onError,
+  });
+  let closing: Promise<void> | undefined;
+  const close = async () => {
+    try {
+      await engine.close();
+    } finally {
+      options.store.close();
+    }
+  };
+  return {
+    app,
+    engine,
+    callControl,
+    close: () => {
+      closing ??= close();
+      return closing;
+    },
+  };
+}
+
+/** Options of {@link startEngineServer}. */
+export interface EngineServerOptions extends EngineAppOptions {
+  /** Default `127.0.0.1`. */
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** `{base_url}`; default `http://{host}:{port}`. */
+  baseUrl?: string;
+}
+
+/** Serves the REST API over a new engine with @hono/node-server (see {@link createEngineApp}). */
+export async function startEngineServer(options: EngineServerOptions): Promise<EngineServer> {
+  let baseUrl = options.baseUrl ?? '';
+  const engine = buildEngine(options, () => baseUrl);
+  const callControl = createEngineControl(engine, { store: options.store });
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({
+      store: options.store,
+      callControl,
+      host: options.host ?? '127.0.0.1',
+      port: options.port ?? 0,
+      baseUrl: options.baseUrl,
+      maxBodyBytes: options.maxBodyBytes,
+      onError: options.onError,
+    });
+  } catch (err) {
+    await engine.close();
+    throw err;
+  }
+  baseUrl ||= server.url;
+  let closing: Promise<void> | undefined;
+  const close = async () => {
+    try {
+      await engine.close();
+    } finally {
+      try {
+        await server.close();
+      } finally {
+        options.store.close();
+      }
+    }
+  };
+  return {
+    url: server.url,
+    port: server.port,
+    baseUrl,
+    engine,
+    callControl,
+    close: () => {
+      closing ??= close();
+      return closing;
+    },
+  };
+}
