@@ -199,7 +199,7 @@ export function lintLoadedProject(project: Project, options: LintOptions = {}): 
       for (const [text, path] of strings(step, at)) {
         for (const name of referencedVariables(text)) {
           const bare = name.replace(/^(sticky|module)_/, '');
-          if (settable.has(bare) || CORE_NAMES.has(name) || name.startsWith('core_sipheader_')) continue;
+          if (settable.has(bare) || CORE_NAMES.has(name) || name.startsWith('core_x_')) continue;
           out.push({
             code: 'designer.unknown-variable',
             severity: 'warning',

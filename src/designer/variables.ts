@@ -29,11 +29,20 @@ const CORE = new Set<string>(CORE_PARAMETERS);
 /** Parameters the controller itself reads; never imported as variables. */
 const CONTROL_PARAMETERS = new Set(['target']);
 
-/** The variable name a request parameter is stored under. */
+const SIP_HEADER_PREFIX = 'SipHeader_';
+
+/**
+ * The variable name a request parameter is stored under. Custom SIP headers arrive as
+ * `SipHeader_X-My-Header` and become `core_x_my_header`: variable names are case-sensitive and
+ * allow only `[A-Za-z0-9_]`, while SIP header names are neither.
+ */
 export function variableNameOf(param: string): string {
   if (CORE.has(param)) return `core_${param}`;
-  if (param.startsWith('SipHeader_')) {
-    return `core_${param.toLowerCase().replace(/\W/g, '_')}`;
+  if (param.startsWith(SIP_HEADER_PREFIX)) {
+    return `core_${param
+      .slice(SIP_HEADER_PREFIX.length)
+      .toLowerCase()
+      .replace(/[^a-z0-9_]/g, '_')}`;
   }
   return param;
 }

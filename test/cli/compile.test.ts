@@ -37,6 +37,13 @@ describe('rcml compile', () => {
     expect((await compileCommand(join(dir, 'none.json'))).stderr).toContain('no such file');
   });
 
+  it('exit 1 when the render fails: the Hangup document on stdout, the reason on stderr', async () => {
+    const out = await compileCommand(`${fixtures}say.json`, { target: 'nowhere' });
+    expect(out.exitCode).toBe(1);
+    expect(out.stdout).toContain('<Hangup/>');
+    expect(out.stderr).toBe('rcml compile: designer.unknown-module: no module named "nowhere"\n');
+  });
+
   it('parses --target and repeated --param through commander', async () => {
     const program = createProgram();
     let written = '';
@@ -61,8 +68,21 @@ describe('rcml compile', () => {
       process.exitCode = undefined;
     }
     expect(written).toContain('Hello a');
+  });
+
+  it('a malformed --param is a usage error that names the option and the value', async () => {
+    const program = createProgram();
+    let errors = '';
+    // Sub-commands copy output settings only when created, so configure the command itself.
+    for (const command of [program, ...program.commands]) {
+      command.configureOutput({ writeErr: (s) => (errors += s), writeOut: () => undefined });
+    }
     await expect(
       program.parseAsync(['node', 'rcml', 'compile', 'x.json', '--param', 'novalue']),
-    ).rejects.toThrow();
+    ).rejects.toMatchObject({ code: 'commander.invalidArgument', exitCode: 1 });
+    expect(errors).toContain(
+      `error: option '-p, --param <name=value>' argument 'novalue' is invalid. expected name=value, got "novalue"`,
+    );
+    expect(errors).toContain('Usage: rcml compile');
   });
 });

@@ -28,4 +28,18 @@ describe('rcml lint', () => {
       `${file}: error designer.dangling-target nodes[0].steps[0].next: "nowhere" names no module\n`,
     );
   });
+
+  it('exit 2 with the reason when the file is missing or not JSON', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rcml-lint-'));
+    const broken = join(dir, 'broken.json');
+    writeFileSync(broken, '{"nodes": [}');
+    expect(await lintCommand(broken)).toEqual({
+      stdout: '',
+      stderr: expect.stringMatching(/^rcml lint: .*broken\.json:1:12: invalid JSON/),
+      exitCode: 2,
+    });
+    const missing = await lintCommand(join(dir, 'none.json'));
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain('no such file');
+  });
 });

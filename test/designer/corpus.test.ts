@@ -31,6 +31,9 @@ describe.skipIf(!existsSync(root))('the platform corpus of projects', () => {
       const json = JSON.parse(readFileSync(path, 'utf8'));
       const loaded = loadProject(json);
       expect(loaded.ok, JSON.stringify(loaded)).toBe(true);
+      if (!loaded.ok) return;
+      expect(loaded.fromVersion).toBe(json.header?.version ?? 'rvd714');
+      expect(loaded.project.header.version).toBe('1.15');
       expect(() => lintProject(json)).not.toThrow();
       const app = compileProject(json, {
         esBaseUrl: 'http://127.0.0.1/',
@@ -41,6 +44,12 @@ describe.skipIf(!existsSync(root))('the platform corpus of projects', () => {
         expect(result.error, `${node.name}: ${result.error?.message}`).toBeUndefined();
         const parsed = parseRcml(result.xml);
         expect(parsed.ok, `${node.name}: ${JSON.stringify(parsed.diagnostics)}`).toBe(true);
+        // Every gather answer (valid or not) renders a document too.
+        for (const step of node.steps.filter((s) => s.kind === 'gather')) {
+          const answer = await app.render(`${node.name}.${step.name}.handle`, { Digits: '1' });
+          expect(answer.error, `${node.name}.${step.name}: ${answer.error?.message}`).toBeUndefined();
+          expect(parseRcml(answer.xml).ok).toBe(true);
+        }
       }
     },
   );

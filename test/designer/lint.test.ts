@@ -21,7 +21,7 @@ const project = {
           },
         },
         { kind: 'gather', name: 'step2', gatherType: 'menu', menu: { mappings: [] } },
-        { kind: 'say', name: 'step3', phrase: 'Hi $nobody $core_From $pin $sticky_pin $core_sipheader_x' },
+        { kind: 'say', name: 'step3', phrase: 'Hi $nobody $core_From $pin $sticky_pin $core_x_team' },
         {
           kind: 'gather',
           name: 'step4',

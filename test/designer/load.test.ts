@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { compileProject, loadProject, ProjectError, upgradeProject } from '../../src/designer/index.js';
+import {
+  compileProject,
+  FORMAT_VERSIONS,
+  loadProject,
+  ProjectError,
+  upgradeProject,
+} from '../../src/designer/index.js';
 
 describe('loading and upgrades', () => {
   it('upgrades rvd714: header, steps map, flat gather and single dial', () => {
@@ -68,6 +74,65 @@ describe('loading and upgrades', () => {
     ]);
     expect(project.nodes[0]?.steps[0]).toMatchObject({ menu: { mappings: [{ digits: 2 }] } });
     expect(JSON.stringify(json)).toContain('"digits":"2"');
+  });
+
+  it('rvd714 flat collect fields move to collectdigits with scope module', () => {
+    const loaded = loadProject({
+      startNodeName: 'main',
+      nodes: [
+        {
+          name: 'main',
+          steps: { s1: { kind: 'gather', name: 's1', collectVariable: 'pin', next: 'main', steps: [] } },
+          stepnames: ['s1'],
+        },
+      ],
+    });
+    expect(loaded.ok).toBe(true);
+    if (!loaded.ok) return;
+    expect(loaded.project.header.startNodeName).toBe('main');
+    expect(loaded.project.nodes[0]?.steps[0]).toMatchObject({
+      collectdigits: { collectVariable: 'pin', next: 'main', scope: 'module' },
+    });
+    expect(loaded.upgrades).toContain(
+      'nodes[0].steps[0]: flat collect fields moved to collectdigits (scope module)',
+    );
+  });
+
+  it('every format version loads, upgrades to 1.15 and renders', async () => {
+    for (const version of FORMAT_VERSIONS.filter((v) => v !== 'rvd714')) {
+      const before16 = FORMAT_VERSIONS.indexOf(version) < FORMAT_VERSIONS.indexOf('1.6');
+      // Fields later versions added (ES timeout/httpHeaders, record media, noun callbacks) are absent.
+      const json = {
+        header: { projectKind: 'voice', startNodeName: 'start', version },
+        nodes: [
+          {
+            name: 'start',
+            steps: [
+              {
+                kind: 'gather',
+                name: 'step1',
+                gatherType: 'menu',
+                menu: { mappings: [{ digits: before16 ? 1 : '1', next: 'start' }] },
+                steps: [{ kind: 'say', name: 'step2', phrase: 'v$v' }],
+              },
+              { kind: 'record', name: 'step3', next: 'start' },
+              { kind: 'dial', name: 'step4', dialNouns: [{ dialType: 'number', destination: '+1' }] },
+              { kind: 'externalService', name: 'step5', url: 'http://x/', doRouting: false },
+            ],
+          },
+        ],
+      };
+      const loaded = loadProject(json);
+      expect(loaded.ok, `${version}: ${JSON.stringify(loaded)}`).toBe(true);
+      if (!loaded.ok) continue;
+      expect(loaded.fromVersion).toBe(version);
+      expect(loaded.project.header.version).toBe('1.15');
+      expect(loaded.upgrades.includes(`format version ${version} -> 1.15`)).toBe(version !== '1.15');
+      expect(loaded.upgrades.some((u) => u.endsWith('digits: number -> string'))).toBe(before16);
+      const app = compileProject(json, { fetch: async () => ({ status: 200, text: async () => '{}' }) });
+      const result = await app.render('start.step1.handle', { Digits: '1', v: version });
+      expect(result.document.verbs[0]).toMatchObject({ verb: 'Gather', prompts: [{ text: `v${version}` }] });
+    }
   });
 
   it('reports every problem at once with its JSON path', () => {

@@ -12,7 +12,8 @@ const sayProject = (phrase: string) => ({
 describe('variables', () => {
   it('imports core, SIP header, sticky/module and plain parameters', () => {
     expect(variableNameOf('From')).toBe('core_From');
-    expect(variableNameOf('SipHeader_X-Custom.Id')).toBe('core_sipheader_x_custom_id');
+    expect(variableNameOf('SipHeader_X-Custom.Id')).toBe('core_x_custom_id');
+    expect(variableNameOf('SipHeader_X-My-Header')).toBe('core_x_my_header');
     expect(variableNameOf('sticky_a')).toBe('sticky_a');
     expect(variableNameOf('color')).toBe('color');
   });
