@@ -48,6 +48,7 @@ export async function runScenario(scenario: Scenario): Promise<Trace> {
     sink: builder.sink,
     onEvent: builder.onEvent,
     defaultParty: scenario.defaultParty,
+    queues: scenario.queues,
   });
   try {
     for (const [url, app] of Object.entries(scenario.apps)) engine.registerHandler(url, appHandler(url, app));

@@ -95,6 +95,10 @@ export const scenarioSchema = z
     numbers: z.record(z.string(), numberSchema).default({}),
     parties: z.record(z.string(), partySchema).default({}),
     defaultParty: partySchema.optional(),
+    queues: z
+      .object({ maxSize: z.number().int().min(1).max(5000).optional() })
+      .strict()
+      .optional(),
     calls: z.array(z.union([inboundCallSchema, outboundCallSchema])).default([]),
     modify: z.array(modifySchema).default([]),
     mute: z.array(muteSchema).default([]),

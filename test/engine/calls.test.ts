@@ -81,6 +81,33 @@ describe('outbound calls', () => {
     await h.engine.runUntilIdle();
     expect(h.requests[0].params['SipHeader_X-Team']).toBe('blue');
   });
+
+  it('call client: targets with custom headers; the party and the request see the bare address', async () => {
+    const h = harness({ '/x': rcml('<Pause length="9"/>') });
+    h.engine.setParty('client:alice', { answerAfter: 4, hangupAfter: 2 });
+    h.engine.setParty('sip:bob@example.com', { outcome: 'busy' });
+    const alice = h.engine.createCall({
+      From: '+1',
+      To: 'client:alice',
+      Url: `${BASE}/x`,
+      headers: { 'X-Ticket': '42' },
+    });
+    const bob = h.engine.createCall({
+      From: '+1',
+      To: 'sip:bob@example.com?X-Team=blue',
+      Url: `${BASE}/x`,
+      headers: { 'X-Ticket': '7' },
+    });
+    await h.engine.runUntilIdle();
+    expect(h.engine.getCall(alice.sid)).toMatchObject({
+      status: 'completed',
+      duration: 2,
+      startTime: T0 + 4000,
+    });
+    expect(h.engine.getCall(bob.sid)?.status).toBe('busy');
+    expect(h.requests).toHaveLength(1);
+    expect(h.requests[0].params).toMatchObject({ To: 'client:alice', 'SipHeader_X-Ticket': '42' });
+  });
 });
 
 describe('status callbacks', () => {
@@ -106,6 +133,29 @@ describe('status callbacks', () => {
     expect(cbs[3].params).toMatchObject({ CallDuration: '4', CallbackSource: 'call-progress-events' });
     expect(cbs[0].params.CallDuration).toBeUndefined();
     expect(cbs[3].params.Timestamp).toBe('Mon, 01 Jan 2024 00:00:05 +0000');
+    // Every voice-request parameter is there too, with CallStatus naming the event's status.
+    for (const cb of cbs) {
+      expect(Object.keys(cb.params).sort()).toEqual(
+        [
+          'AccountSid',
+          'ApiVersion',
+          'CallSid',
+          'CallStatus',
+          'CallTimestamp',
+          'CallbackSource',
+          'CallerName',
+          'Direction',
+          'ForwardedFrom',
+          'From',
+          'InstanceId',
+          'SequenceNumber',
+          'Timestamp',
+          'To',
+          ...(cb.params.CallStatus === 'completed' ? ['CallDuration'] : []),
+        ].sort(),
+      );
+    }
+    expect(cbs.map((r) => r.method)).toEqual(['POST', 'POST', 'POST', 'POST']);
   });
 
   it('send completed alone by default, and a failing callback only writes a notification', async () => {

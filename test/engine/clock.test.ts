@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/engine/clock/virtual-clock.js';
+import { createEngine } from '../../src/engine/index.js';
+import type { EngineEvent } from '../../src/engine/types.js';
 
 describe('VirtualClock', () => {
   it('fires timers deadline by deadline, ties in creation order', async () => {
@@ -65,6 +67,50 @@ describe('VirtualClock', () => {
         expect(fired).toEqual(expected);
       }),
       { numRuns: process.env.RCML_DEEP ? 500 : 50 },
+    );
+  });
+});
+
+describe('engine clocks and options', () => {
+  it('a real-clock engine runs calls on wall-clock timers and refuses virtual time controls', async () => {
+    const events: EngineEvent[] = [];
+    let done: () => void = () => {};
+    const ended = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    const engine = createEngine({
+      clock: 'real',
+      accountSid: `AC${'1'.repeat(32)}`,
+      instanceId: 'node-7',
+      onEvent: (e) => {
+        events.push(e);
+        if (e.type === 'call-status' && e.status === 'completed') done();
+      },
+    });
+    engine.registerHandler('http://app.test/x', () => ({
+      status: 200,
+      contentType: 'text/xml',
+      body: '<Response><Hangup/></Response>',
+    }));
+    const before = Date.now();
+    const call = engine.createCall({ From: '+1', To: '+2', Url: 'http://app.test/x' });
+    expect(() => engine.advance(1)).toThrow(expect.objectContaining({ code: 'clock-not-virtual' }));
+    await ended;
+    await engine.close();
+    const record = engine.getCall(call.sid)!;
+    expect(record).toMatchObject({
+      status: 'completed',
+      accountSid: `AC${'1'.repeat(32)}`,
+      instanceId: 'node-7',
+    });
+    expect(record.dateCreated).toBeGreaterThanOrEqual(before);
+    const request = events.find((e) => e.type === 'request');
+    expect(request?.type === 'request' && request.params).toMatchObject({
+      AccountSid: `AC${'1'.repeat(32)}`,
+      InstanceId: 'node-7',
+    });
+    expect(events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['call-status', 'request', 'response', 'verb']),
     );
   });
 });

@@ -84,6 +84,20 @@ describe('Dial Conference', () => {
     expect(h.notifications.some((n) => n.code === 'engine.conference-full')).toBe(true);
   });
 
+  it('holds 40 participants by default; the 41st goes to the next verb', async () => {
+    const h = harness({ '/c': room('', '<Say>full</Say>'), '/after': rcml('') });
+    h.engine.setNumber('+100', { voiceUrl: `${BASE}/c` });
+    h.engine.setDefaultParty({ hangupAfter: 50 });
+    const callers = Array.from({ length: 41 }, (_, i) => h.engine.incomingCall(`+${i + 1}`, '+100'));
+    await h.engine.advance(10);
+    const [conf] = h.engine.listConferences();
+    expect(conf.participants).toHaveLength(40);
+    expect(callers.slice(0, 40).map((c) => h.verbs(c.sid))).toEqual(Array(40).fill(['Dial']));
+    expect(h.verbs(callers[40].sid)).toEqual(['Dial', 'Say']);
+    await h.engine.runUntilIdle();
+    expect(h.engine.liveCount).toBe(0);
+  });
+
   it('mutes participants and shows mute and hold state', async () => {
     const h = harness({ '/c': room('muted="true"'), '/after': rcml('') });
     h.engine.setNumber('+100', { voiceUrl: `${BASE}/c` });

@@ -44,6 +44,37 @@ describe('document fetching', () => {
     expect(h.engine.getCall(call.sid)?.status).toBe('completed');
   });
 
+  it.each([
+    ['a 404 (21402)', `${BASE}/missing`, '21402', 1],
+    ['a URL that is not a URI (11100)', 'not a uri', '11100', 0],
+    ['a content type that is no document (12300)', `${BASE}/json`, '12300', 0],
+  ])('falls back after %s on the first document, and fails without a fallback', async (_, url, code, log) => {
+    for (const withFallback of [true, false]) {
+      const h = harness({ '/fallback': rcml('<Say>Sorry</Say>') });
+      h.engine.registerHandler(`${BASE}/json`, () => ({
+        status: 200,
+        contentType: 'application/json',
+        body: '{}',
+      }));
+      h.engine.setNumber('+2', {
+        voiceUrl: url,
+        voiceFallbackUrl: withFallback ? `${BASE}/fallback` : undefined,
+      });
+      const call = h.engine.incomingCall('+1', '+2');
+      await h.engine.runUntilIdle();
+      expect(h.notifications.map((n) => [n.code, n.log])).toEqual([[code, log]]);
+      const done = h.engine.getCall(call.sid)!;
+      if (withFallback) {
+        expect(h.requests.at(-1)).toMatchObject({ kind: 'fallback', url: `${BASE}/fallback` });
+        expect(h.verbs(call.sid)).toEqual(['Say']);
+        expect(done.status).toBe('completed');
+      } else {
+        expect(h.verbs(call.sid)).toEqual([]);
+        expect(done.status).toBe('failed');
+      }
+    }
+  });
+
   it('fails a ringing call whose first document is missing (21402) or malformed', async () => {
     const h = harness({ '/bad': '<Response><Say>unclosed</Response>' });
     const missing = await callIn(h, '/nowhere', '+1', '+2');

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { writeWav } from '../../src/engine/wav.js';
 import { harness, rcml } from './harness.js';
 
 interface Seen {
@@ -48,6 +49,27 @@ describe('fetching RCML over HTTP', () => {
           return res.end();
         case '/final':
           return xml(rcml('<Say>Done</Say>'));
+        case '/p301':
+          res.writeHead(301, { location: '/app-xml' });
+          return res.end();
+        case '/app-xml':
+          res.writeHead(200, { 'content-type': 'application/xml; charset=utf-8' });
+          return res.end(rcml('<Redirect>/p307</Redirect>'));
+        case '/p307':
+          res.writeHead(307, { location: '/html' });
+          return res.end();
+        case '/html':
+          res.writeHead(200, { 'content-type': 'text/html' });
+          return res.end(rcml('<Redirect>/p308</Redirect>'));
+        case '/p308':
+          res.writeHead(308, { location: '/wave' });
+          return res.end();
+        case '/wave':
+          res.writeHead(200, { 'content-type': 'audio/wave' });
+          return res.end(Buffer.from(writeWav(2)));
+        case '/silent':
+          // Never answers: the engine's timeout must give up.
+          return;
         default:
           res.writeHead(404);
           return res.end();
@@ -58,7 +80,12 @@ describe('fetching RCML over HTTP', () => {
   });
 
   afterAll(async () => {
+    server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  beforeEach(() => {
+    seen.length = 0;
   });
 
   it('sends GET parameters in the query, POST as a form, follows redirects and resolves against the final URL', async () => {
@@ -82,5 +109,43 @@ describe('fetching RCML over HTTP', () => {
     expect(seen[1].query).toMatchObject({ CallSid: call.sid, Direction: 'outbound-api' });
     expect(h.verbs(call.sid)).toEqual(['Redirect', 'Redirect', 'Say']);
     expect(h.engine.getCall(call.sid)?.status).toBe('completed');
+  });
+
+  it('keeps the method on 307/308, turns a POST into GET on 301, and reads every RCML and WAV content type', async () => {
+    const h = harness();
+    const call = h.engine.createCall({ From: '+1', To: '+2', Url: `${base}/p301` });
+    await h.engine.runUntilIdle();
+    await h.engine.close();
+    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([
+      'POST /p301',
+      'GET /app-xml',
+      'POST /p307',
+      'POST /html',
+      'POST /p308',
+      'POST /wave',
+      // The audio/wave document plays its own URL; the media fetch measures its length.
+      'GET /wave',
+    ]);
+    // A 307/308 repeats the form body.
+    expect(seen[3].form.CallSid).toBe(call.sid);
+    expect(seen[5].form.CallSid).toBe(call.sid);
+    expect(h.verbs(call.sid)).toEqual(['Redirect', 'Redirect', 'Play']);
+    expect(h.engine.getCall(call.sid)).toMatchObject({ status: 'completed', duration: 2 });
+    expect(h.notifications).toEqual([]);
+  });
+
+  it('gives up on a server that never answers after the HTTP timeout, with 11205, then uses the fallback', async () => {
+    const h = harness({ '/fallback': rcml('<Say>Sorry</Say>') }, { http: { timeoutMs: 200 } });
+    const call = h.engine.createCall({
+      From: '+1',
+      To: '+2',
+      Url: `${base}/silent`,
+      FallbackUrl: 'http://app.test/fallback',
+    });
+    await h.engine.runUntilIdle();
+    await h.engine.close();
+    expect(h.notifications.map((n) => [n.code, n.log])).toEqual([['11205', 0]]);
+    expect(h.notifications[0].message).toMatch(/timeout/i);
+    expect(h.verbs(call.sid)).toEqual(['Say']);
   });
 });

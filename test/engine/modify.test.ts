@@ -64,6 +64,46 @@ describe('modifyCall', () => {
     expect(h.requests.find((r) => r.kind === 'action')?.params.DialCallStatus).toBe('completed');
   });
 
+  it('StayConnected: a Hangup in the new document, or the end of the original one, ends both legs', async () => {
+    // Hangup verb in the document run beside the bridge, 5 s after the modification.
+    const a = await bridged({ '/stay': rcml('<Pause length="5"/><Hangup/>') });
+    a.h.engine.modifyCall(a.leg.sid, { Url: `${BASE}/stay`, ChildCallMode: 'StayConnected' });
+    await a.h.engine.runUntilIdle();
+    const t = (sid: string) => a.h.engine.getCall(sid)!.endTime! - Date.UTC(2024, 0, 1);
+    expect([t(a.caller.sid), t(a.leg.sid)]).toEqual([15_000, 15_000]);
+    expect(a.h.verbs(a.leg.sid)).toEqual(['Pause', 'Hangup']);
+
+    // The original document's Dial ends at its timeLimit (20 s) while the new one still pauses.
+    const b = await bridged({
+      '/d': rcml('<Dial action="/a" timeLimit="20">+1</Dial>'),
+      '/stay': rcml('<Pause length="50"/>'),
+    });
+    b.h.engine.modifyCall(b.caller.sid, { Url: `${BASE}/stay`, ChildCallMode: 'StayConnected' });
+    await b.h.engine.runUntilIdle();
+    for (const sid of [b.caller.sid, b.leg.sid]) {
+      expect(b.h.engine.getCall(sid)).toMatchObject({
+        status: 'completed',
+        endTime: Date.UTC(2024, 0, 1) + 22_000,
+      });
+    }
+  });
+
+  it('a modification whose Url fails uses its FallbackUrl', async () => {
+    const { h, caller } = await bridged({ '/fb': rcml('<Say>fallback</Say>') });
+    h.engine.modifyCall(caller.sid, {
+      Url: `${BASE}/missing`,
+      FallbackUrl: `${BASE}/fb`,
+      FallbackMethod: 'GET',
+    });
+    await h.engine.runUntilIdle();
+    expect(h.requests.slice(-2).map((r) => [r.kind, r.url, r.method])).toEqual([
+      ['modify', `${BASE}/missing`, 'POST'],
+      ['fallback', `${BASE}/fb`, 'GET'],
+    ]);
+    expect(h.notifications.map((n) => n.code)).toEqual(['21402']);
+    expect(h.verbs(caller.sid)).toEqual(['Dial', 'Say']);
+  });
+
   it('writes one session detail record per Hold/Resume and none for Mute', async () => {
     const h = harness({ '/h': rcml('<Hold/><Hold/><Pause/><Resume/>') });
     h.engine.setNumber('+100', { voiceUrl: `${BASE}/h` });
@@ -189,14 +229,28 @@ describe('Dial property', () => {
           for (const [i, p] of parties.entries()) h.engine.setParty(`+${i + 1}`, p);
           h.engine.setParty('+15550001', { hangupAfter: callerHangup });
           h.engine.setNumber('+100', { voiceUrl: `${BASE}/d` });
-          h.engine.incomingCall('+15550001', '+100');
+          const caller = h.engine.incomingCall('+15550001', '+100');
           expect(await h.engine.runUntilIdle()).toBe(true);
           expect(h.engine.liveCount).toBe(0);
           const actions = h.requests.filter((r) => r.kind === 'action');
           expect(actions).toHaveLength(1);
-          expect(['completed', 'busy', 'no-answer', 'failed', 'canceled']).toContain(
-            actions[0].params.DialCallStatus,
-          );
+          const p = actions[0].params;
+          expect(['completed', 'busy', 'no-answer', 'failed', 'canceled']).toContain(p.DialCallStatus);
+          expect(p.DialRingDuration).toMatch(/^\d+$/);
+          // No leg outlives its Dial: every leg has ended when the action is requested.
+          const legs = h.engine.listCalls().filter((c) => c.parentCallSid === caller.sid);
+          expect(legs).toHaveLength(parties.length);
+          for (const leg of legs) expect(leg.endTime!).toBeLessThanOrEqual(actions[0].at);
+          // A bridged Dial names the leg that answered and its bridged seconds (ring not counted).
+          const answered = legs.filter((l) => l.startTime !== undefined);
+          if (p.DialCallStatus === 'completed') {
+            const winner = legs.find((l) => l.sid === p.DialCallSid);
+            expect(winner?.startTime).toBeDefined();
+            expect(p.DialCallDuration).toBe(String(winner!.duration));
+            expect(answered).toHaveLength(1);
+          } else {
+            expect(Number(p.DialCallDuration ?? 0)).toBe(0);
+          }
         },
       ),
       { numRuns: process.env.RCML_DEEP ? 2000 : 100 },

@@ -27,6 +27,14 @@ describe('Say, Play, Pause', () => {
     ]);
   });
 
+  it('Play of a URL that is not a URI reports 11100 and stops the call', async () => {
+    const h = harness({ '/p': rcml('<Play>http://[bad</Play><Say>never</Say>') });
+    const call = await callIn(h, '/p');
+    expect(h.verbs(call.sid)).toEqual(['Play']);
+    expect(h.notifications.map((n) => [n.code, n.log])).toEqual([['11100', 0]]);
+    expect(call).toMatchObject({ status: 'completed', duration: 0 });
+  });
+
   it('Pause waits its length (1 s by default)', async () => {
     const h = harness({ '/p': rcml('<Say>x</Say><Pause length="3"/><Pause/>') });
     const call = await callIn(h, '/p');
@@ -145,7 +153,17 @@ describe('Gather', () => {
       hints: 'sales,support',
       duration: 1,
       status: 'completed',
+      reason: '',
+      provider: 'simulated',
+      preTimeout: 5,
+      postTimeout: 5,
+      actionOnEmptyResult: false,
+      apiVersion: '2012-04-24',
+      accountSid: h.engine.accountSid,
+      sid: expect.stringMatching(/^GA[0-9a-f]{32}$/),
+      dateCreated: expect.any(Number),
     });
+    expect(h.gathers[0]).not.toHaveProperty('digitsCount');
   });
 
   it('loses keys pressed when nothing listens', async () => {
@@ -237,8 +255,9 @@ describe('Redirect, Hangup, Reject, Sms, unknown verbs', () => {
 
   it('Sms writes a message record and sends SmsSid/SmsStatus to its action', async () => {
     const h = harness({
-      '/sms': rcml('<Sms action="/sent">Your code is 1234</Sms><Say>x</Say>'),
+      '/sms': rcml('<Sms action="/sent" statusCallback="/sms-status">Your code is 1234</Sms><Say>x</Say>'),
       '/sent': rcml(''),
+      '/sms-status': rcml(''),
     });
     const call = await callIn(h, '/sms', '+1', '+2');
     expect(h.messages).toEqual([
@@ -252,6 +271,13 @@ describe('Redirect, Hangup, Reject, Sms, unknown verbs', () => {
     ]);
     const action = h.requests.find((r) => r.kind === 'action')!;
     expect(action.params).toMatchObject({ SmsSid: h.messages[0].sid, SmsStatus: 'sent', CallSid: call.sid });
+    const status = h.requests.find((r) => r.kind === 'sms-status-callback')!;
+    expect(status).toMatchObject({ url: `${BASE}/sms-status`, method: 'POST' });
+    expect(status.params).toMatchObject({
+      SmsSid: h.messages[0].sid,
+      SmsStatus: 'sent',
+      Body: 'Your code is 1234',
+    });
     expect(h.verbs(call.sid)).toEqual(['Sms']);
   });
 

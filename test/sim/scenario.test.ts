@@ -66,6 +66,28 @@ describe('scenario files', () => {
       expect(message).toContain('$.calls[2]');
     }
     expect(() => validateScenario({ until: 10, surprise: true })).toThrow(/surprise|Unrecognized/);
+    // Entries that may take two shapes name the field of the shape they were meant to have.
+    const named = (v: unknown): string => {
+      try {
+        validateScenario(v);
+      } catch (err) {
+        return (err as ScenarioError).issues.map((i) => `${i.path}: ${i.message}`).join('\n');
+      }
+      return 'valid';
+    };
+    expect(named({ until: 10, calls: [{ at: 1, from: '+1' }] })).toMatch(/^\$\.calls\[0\]\.to: /);
+    expect(
+      named({
+        until: 10,
+        calls: [{ at: 1, api: { From: '+1', To: '+2', Url: 'http://a.test', Timeout: 'x' } }],
+      }),
+    ).toMatch(/^\$\.calls\[0\]\.api\.Timeout: /);
+    expect(named({ until: 10, apps: { 'http://a.test/x': [{ rcml: 1 }] } })).toMatch(
+      /^\$\.apps\["http:\/\/a\.test\/x"\]\[0\]\.rcml: /,
+    );
+    expect(named({ until: 10, apps: { 'not-a-url': '<Response/>' } })).toBe(
+      '$.apps["not-a-url"]: key: must be an absolute URL',
+    );
     expect(() => parseScenario('{ "until": 10,, }')).toThrow(/invalid JSON at 1:\d+/);
   });
 

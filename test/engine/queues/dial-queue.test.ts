@@ -45,6 +45,23 @@ describe('Dial with a Queue noun', () => {
     expect(h.paramsOf('/agent-join')[0]).toMatchObject({ CallSid: a, QueuePosition: '1' });
     expect(h.paramsOf('/cust-join')[0]).toMatchObject({ CallSid: c, QueueTime: '10' });
     expect(h.paramsOf('/whisper')[0]).toMatchObject({ CallSid: a });
+    for (const join of [h.paramsOf('/agent-join')[0], h.paramsOf('/cust-join')[0]]) {
+      expect(Object.keys(join)).toEqual(
+        expect.arrayContaining(
+          [
+            'CallSid',
+            'AccountSid',
+            'From',
+            'To',
+            'CallStatus',
+            'QueueSid',
+            'QueuePosition',
+            'QueueTime',
+          ].concat(['AvgQueueTime', 'CurrentQueueSize', 'MaxQueueSize']),
+        ),
+      );
+      expect(join.QueueSid).toMatch(/^QU[0-9a-f]{32}$/);
+    }
     expect(
       h.notifications.some((n) => n.code === 'engine.queue-verb' && n.message.startsWith('<Hangup>')),
     ).toBe(true);
