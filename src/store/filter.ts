@@ -67,8 +67,8 @@ export function byCreation(a: { dateCreated: number; sid: string }, b: { dateCre
   return a.dateCreated - b.dateCreated || compareValues(a.sid, b.sid);
 }
 
-/** Filters, sorts and cuts a window out of the items. */
-export function pageOf<T>(
+/** Filters, sorts and cuts a window out of the items (after `afterSid` when it is among them). */
+export function pageOf<T extends { sid: string }>(
   items: Iterable<T>,
   window: Window,
   matches: (item: T) => boolean,
@@ -77,5 +77,7 @@ export function pageOf<T>(
   const all: T[] = [];
   for (const item of items) if (matches(item)) all.push(item);
   all.sort(compare);
-  return { items: all.slice(window.offset, window.offset + window.limit), total: all.length };
+  const anchor = window.afterSid === undefined ? -1 : all.findIndex((x) => x.sid === window.afterSid);
+  const offset = anchor < 0 ? window.offset : anchor + 1;
+  return { items: all.slice(offset, offset + window.limit), total: all.length, offset };
 }

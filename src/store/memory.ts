@@ -61,7 +61,7 @@ export function createMemoryStore(): Store {
           compareCalls(q.sort?.by ?? 'dateCreated', q.sort?.order ?? 'asc'),
         );
         const total = q.countLimit === undefined ? page.total : Math.min(page.total, q.countLimit);
-        return { items: page.items.map((c) => structuredClone(c)), total };
+        return { ...page, items: page.items.map((c) => structuredClone(c)), total };
       },
       listLive: () =>
         [...calls.values()].filter((c) => !TERMINAL_STATUSES.has(c.status)).map((c) => structuredClone(c)),
@@ -85,7 +85,7 @@ export function createMemoryStore(): Store {
           (r) => recordingMatches(q, r),
           compareRecordings(q),
         );
-        return { items: page.items.map((r) => ({ ...r })), total: page.total };
+        return { ...page, items: page.items.map((r) => ({ ...r })) };
       },
     },
     gathers: {
@@ -96,7 +96,7 @@ export function createMemoryStore(): Store {
       },
       list: (q) => {
         const page = pageOf(gathers.values(), q, (g) => gatherMatches(q, g), byCreation);
-        return { items: page.items.map((g) => ({ ...g })), total: page.total };
+        return { ...page, items: page.items.map((g) => ({ ...g })) };
       },
     },
     notifications: {
@@ -108,7 +108,7 @@ export function createMemoryStore(): Store {
           (n) => n.accountSid === q.accountSid && (q.callSid === undefined || n.callSid === q.callSid),
           byCreation,
         );
-        return { items: page.items.map((n) => ({ ...n })), total: page.total };
+        return { ...page, items: page.items.map((n) => ({ ...n })) };
       },
     },
     applications: {

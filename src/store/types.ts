@@ -33,12 +33,20 @@ export type SortOrder = 'asc' | 'desc';
 export interface Page<T> {
   items: T[];
   total: number;
+  /** Position of the first item in the whole list: the query's `offset`, or the one `afterSid` gave. */
+  offset: number;
 }
 
-/** Window of a list query: skip `offset` items, return at most `limit`. */
+/**
+ * Window of a list query: skip `offset` items, return at most `limit`. With `afterSid`, the
+ * window starts right after that record in the list's order instead (so a client paging with
+ * it neither skips nor repeats records when others are added or removed before it); a sid
+ * naming no record of the list leaves `offset` in force.
+ */
 export interface Window {
   offset: number;
   limit: number;
+  afterSid?: string;
 }
 
 export type CallSortKey = 'dateCreated' | 'from' | 'to' | 'direction' | 'status' | 'duration';

@@ -72,7 +72,10 @@ describe('GET Calls', () => {
     [`ParentCallSid=${call(1).sid}`, [6]],
     ['StartTime=2024-03-05T12:00:05', [4, 5, 6, 7]],
     ['EndTime=2024-03-05T12:00:13', [1, 2]],
-    ['EndTime=2024-03-05', [1, 2, 3, 4, 5, 6, 7]],
+    // A date alone is its midnight (SPEC): these calls end at noon, after 2024-03-05T00:00:00.
+    ['EndTime=2024-03-05', []],
+    ['EndTime=2024-03-06', [1, 2, 3, 4, 5, 6, 7]],
+    ['StartTime=2024-03-05', [1, 2, 3, 4, 5, 6, 7]],
     ['StartTime=2024-03-06', []],
     ['To=%2B3&Status=completed', [1, 3, 5]],
   ])('filters %s', async (query, expected) => {
@@ -117,6 +120,30 @@ describe('GET Calls', () => {
     const capped = (await json(`${ROOT_A}/Calls.json?PageSize=2&Limit=3&Page=1`)).body;
     expect(capped).toMatchObject({ total: 3, num_pages: 2, limit: 3 });
     expect(sids(capped)).toEqual([call(3).sid]);
+  });
+
+  it('starts the page after AfterSid, so following next links neither repeats nor skips calls', async () => {
+    const { json, store } = seeded();
+    const p0 = (await json(`${ROOT_A}/Calls.json?To=%2B3&SortBy=DateCreated:desc&PageSize=2`)).body;
+    expect(sids(p0)).toEqual([call(7).sid, call(5).sid]);
+    // A newer call arrives: it sorts first and shifts every position by one.
+    store.calls.put(call(8, { to: '+3' }));
+    const p1 = (await json(p0.next_page_uri as string)).body;
+    expect(sids(p1)).toEqual([call(3).sid, call(1).sid]);
+    expect(p1).toMatchObject({ page: 1, total: 5, start: '3', end: '4' });
+    // Without it, Page alone decides (and repeats call 5); a sid naming no call of the list too.
+    const byPage = (await json(`${ROOT_A}/Calls.json?To=%2B3&SortBy=DateCreated:desc&PageSize=2&Page=1`))
+      .body;
+    expect(sids(byPage)).toEqual([call(5).sid, call(3).sid]);
+    const unknown = await json(
+      `${ROOT_A}/Calls.json?To=%2B3&SortBy=DateCreated:desc&PageSize=2&Page=1&AfterSid=CAgone`,
+    );
+    expect(sids(unknown.body)).toEqual(sids(byPage));
+    const bad = await json(`${ROOT_A}/Calls.json?AfterSid=${encodeURIComponent('CA1; drop')}`);
+    expect(bad).toMatchObject({ status: 400, body: { parameter: 'AfterSid' } });
+    // The Limit cap still holds for a page found by AfterSid.
+    const capped = (await json(`${ROOT_A}/Calls.json?PageSize=5&Limit=3&AfterSid=${call(1).sid}`)).body;
+    expect(sids(capped)).toEqual([call(2).sid, call(3).sid]);
   });
 
   it('renders XML with the SPEC attribute names, also by default without a suffix', async () => {

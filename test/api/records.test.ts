@@ -108,6 +108,9 @@ describe('Recordings', () => {
       `${ROOT_A}/Recordings.json?StartTime=2024-03-05T12:02:00&EndTime=2024-03-05T12:02:59`,
     );
     expect((late.body.recordings as Array<{ sid: string }>).map((r) => r.sid)).toEqual([recording(2).sid]);
+    // A date alone is its midnight, so EndTime=2024-03-05 ends before these noon recordings.
+    expect((await json(`${ROOT_A}/Recordings.json?EndTime=2024-03-05`)).body.total).toBe(0);
+    expect((await json(`${ROOT_A}/Recordings.json?EndTime=2024-03-06`)).body.total).toBe(3);
     expect((await json(`${ROOT_A}/Recordings.json?SortBy=To:asc`)).status).toBe(400);
     expect((await json(`${ROOT_A}/Recordings.json?StartTime=2024-3-5`)).status).toBe(400);
   });

@@ -92,7 +92,37 @@ describe.each(kinds)('%s store', (_name, open) => {
     expect(s.calls.list({ ...q, countLimit: 5 }).total).toBe(5);
     expect(s.calls.list({ ...q, countLimit: 50 }).total).toBe(12);
     const beyond = s.calls.list({ ...q, offset: 6, countLimit: 5 });
-    expect(beyond).toEqual({ items: [call(6), call(7), call(8)], total: 5 });
+    expect(beyond).toEqual({ items: [call(6), call(7), call(8)], total: 5, offset: 6 });
+    s.close();
+  });
+
+  it('starts recording, gather and notification pages after afterSid, in each list order', () => {
+    const s = open();
+    for (let n = 1; n <= 5; n++) s.recordings.put(recording(n, { duration: 6 - n }), wav(1));
+    const byDuration = { accountSid: ACCOUNT_A, sort: { by: 'duration', order: 'desc' } } as const;
+    const recs = s.recordings.list({ ...byDuration, offset: 0, limit: 2, afterSid: recording(2).sid });
+    expect(recs.offset).toBe(2);
+    expect(recs.items.map((r) => r.sid)).toEqual([recording(3).sid, recording(4).sid]);
+    const byCreation = s.recordings.list({
+      accountSid: ACCOUNT_A,
+      offset: 0,
+      limit: 9,
+      afterSid: recording(4).sid,
+    });
+    expect(byCreation.items.map((r) => r.sid)).toEqual([recording(5).sid]);
+    for (let n = 1; n <= 3; n++) {
+      s.notifications.put({
+        sid: `NO${n}`,
+        accountSid: ACCOUNT_A,
+        code: 'x',
+        log: 1,
+        message: 'm',
+        dateCreated: n,
+      });
+    }
+    const notes = s.notifications.list({ accountSid: ACCOUNT_A, offset: 0, limit: 5, afterSid: 'NO1' });
+    expect(notes).toMatchObject({ total: 3, offset: 1 });
+    expect(notes.items).toHaveLength(2);
     s.close();
   });
 
@@ -169,6 +199,7 @@ describe.each(kinds)('%s store', (_name, open) => {
       order: fc.constantFrom('asc', 'desc' as const),
       offset: fc.integer({ min: 0, max: 12 }),
       limit: fc.integer({ min: 0, max: 12 }),
+      anchor: fc.nat(),
     });
     let round = 0;
     fc.assert(
@@ -222,6 +253,18 @@ describe.each(kinds)('%s store', (_name, open) => {
         }
         expect(got.items.length).toBeLessThanOrEqual(q.limit);
         expect(got.total).toBeGreaterThanOrEqual(expected.length);
+        expect(got.offset).toBe(q.offset);
+        // afterSid starts the window right after that record of the list, whatever the offset.
+        const full = s.calls.list({ ...query, offset: 0, limit: 1_000_000 }).items;
+        if (full.length > 0) {
+          const at = q.anchor % full.length;
+          const after = s.calls.list({ ...query, afterSid: full[at].sid });
+          expect(after.offset).toBe(at + 1);
+          expect(after.items.map((c) => c.sid)).toEqual(
+            full.slice(at + 1, at + 1 + q.limit).map((c) => c.sid),
+          );
+        }
+        expect(s.calls.list({ ...query, afterSid: 'CAnone' }).offset).toBe(q.offset);
       }),
       { numRuns: process.env.RCML_DEEP ? 500 : 60 },
     );
@@ -248,6 +291,9 @@ describe('memory and SQLite stores agree', () => {
         const q: CallQuery = { accountSid: ACCOUNT_A, sort: { by, order: 'desc' }, offset, limit: 10 };
         expect(sql.calls.list(q)).toEqual(mem.calls.list(q));
         expect(sql.calls.list({ ...q, to: '+3' })).toEqual(mem.calls.list({ ...q, to: '+3' }));
+        const after = { ...q, afterSid: call(offset).sid };
+        expect(sql.calls.list(after)).toEqual(mem.calls.list(after));
+        expect(sql.calls.list({ ...after, to: '+3' })).toEqual(mem.calls.list({ ...after, to: '+3' }));
       }
     }
     sql.close();

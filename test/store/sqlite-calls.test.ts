@@ -157,7 +157,7 @@ describe('SQLite calls list', () => {
       offset: 0,
       limit: 5,
     });
-    expect(page).toEqual({ items: [c], total: 1 });
+    expect(page).toEqual({ items: [c], total: 1, offset: 0 });
     s.close();
   });
 

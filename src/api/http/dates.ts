@@ -57,11 +57,19 @@ export interface DateRange {
 const DATE_FILTER = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2}))?$/;
 
 /**
- * Parses a filter value `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM:SS`, read as UTC. A date names its
- * whole day, a date-time its whole second; both ends are included. Anything else (including
- * impossible dates such as 2024-02-30) is a 400 naming the parameter.
+ * What a date without a time stands for: `day`, its whole day (a single-value filter such as
+ * Gathers' `DateCreated`); `midnight`, the instant `T00:00:00` (the `StartTime`/`EndTime`
+ * bounds, per SPEC "`YYYY-MM-DD` (midnight)").
  */
-export function parseDateFilter(parameter: string, value: string): DateRange {
+export type DateOnly = 'day' | 'midnight';
+
+/**
+ * Parses a filter value `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM:SS`, read as UTC. A date-time names
+ * its whole second; a date its whole day, or with `dateOnly: 'midnight'` the second starting
+ * it. Both ends are included. Anything else (including impossible dates such as 2024-02-30)
+ * is a 400 naming the parameter.
+ */
+export function parseDateFilter(parameter: string, value: string, dateOnly: DateOnly = 'day'): DateRange {
   const m = DATE_FILTER.exec(value);
   if (!m) {
     throw badParameter(
@@ -82,6 +90,6 @@ export function parseDateFilter(parameter: string, value: string): DateRange {
   ) {
     throw badParameter(parameter, `not a valid date: ${JSON.stringify(value)}`);
   }
-  const span = m[4] === undefined ? 86_400_000 : 1000;
+  const span = m[4] === undefined && dateOnly === 'day' ? 86_400_000 : 1000;
   return { first, last: first + span - 1 };
 }

@@ -7,11 +7,16 @@ export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_LIMIT = 10_000;
 export const MAX_LIMIT = 1_000_000;
 
-/** Paging read from a query: zero-based page, items per page, cap on total items. */
+/**
+ * Paging read from a query: zero-based page, items per page, cap on total items, and the sid
+ * the page starts after (the next link's `AfterSid`), which wins over `page` when it names a
+ * record of the list.
+ */
 export interface Paging {
   page: number;
   pageSize: number;
   limit: number;
+  afterSid?: string;
 }
 
 /** A non-negative decimal integer parameter, bounded; 400 naming it otherwise. */
@@ -29,19 +34,34 @@ export function intParam(
   return n;
 }
 
-/** Reads `Page`, `PageSize` and `Limit`. `AfterSid` is accepted; `Page` decides the window. */
+/** Reads `Page`, `PageSize`, `Limit` and `AfterSid` (letters and digits, else 400). */
 export function parsePaging(query: Record<string, string>): Paging {
+  const afterSid = query.AfterSid;
+  if (afterSid !== undefined && !/^[A-Za-z0-9]{1,64}$/.test(afterSid)) {
+    throw badParameter('AfterSid', `expected a record sid, got ${JSON.stringify(afterSid)}`);
+  }
   return {
     page: intParam('Page', query.Page, 0, 0, 1_000_000_000),
     pageSize: intParam('PageSize', query.PageSize, DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE),
     limit: intParam('Limit', query.Limit, DEFAULT_LIMIT, 1, MAX_LIMIT),
+    afterSid,
   };
 }
 
-/** Offset and count to fetch for a page, the total being capped by `limit`. */
-export function windowOf(p: Paging): { offset: number; limit: number } {
+/**
+ * Offset and count to fetch for a page, the total being capped by `limit`. With `afterSid`
+ * the store finds the offset; {@link capItems} then applies the cap.
+ */
+export function windowOf(p: Paging): { offset: number; limit: number; afterSid?: string } {
   const offset = p.page * p.pageSize;
+  if (p.afterSid !== undefined) return { offset, limit: Math.min(p.pageSize, p.limit), afterSid: p.afterSid };
   return { offset, limit: Math.max(0, Math.min(p.pageSize, p.limit - offset)) };
+}
+
+/** The items of a page starting at `offset` that fall within the `Limit` cap. */
+export function capItems<T>(items: T[], offset: number, p: Paging): T[] {
+  const room = Math.max(0, p.limit - offset);
+  return items.length > room ? items.slice(0, room) : items;
 }
 
 const PAGING_KEYS = new Set(['Page', 'PageSize', 'AfterSid']);
@@ -54,6 +74,8 @@ export function listDocument<T = Representation>(args: {
   paging: Paging;
   /** Items matching, before the `Limit` cap. */
   matched: number;
+  /** Position of the first item (the store's `Page.offset`); default `page * pageSize`. */
+  offset?: number;
   items: T[];
   lastSid: string | undefined;
   names: ListDocument['names'];
@@ -63,7 +85,7 @@ export function listDocument<T = Representation>(args: {
   const total = Math.min(args.matched, paging.limit);
   const numPages = Math.ceil(total / paging.pageSize);
   const lastPage = Math.max(numPages - 1, 0);
-  const start = paging.page * paging.pageSize;
+  const start = args.offset ?? paging.page * paging.pageSize;
   const end = items.length > 0 ? start + items.length - 1 : start;
   // The filters are encoded once; each link appends its own paging parameters, as
   // `URLSearchParams#set` would (the paging names were taken out first).

@@ -12,7 +12,7 @@ import {
   sendBody,
   splitFormat,
 } from '../http/format.js';
-import { listDocument, parsePaging, windowOf } from '../http/paging.js';
+import { capItems, listDocument, parsePaging, windowOf } from '../http/paging.js';
 import { parseSortBy, queryOf, readFields } from '../http/params.js';
 import { parseCreateCall, parseModifyCall } from './call-params.js';
 import {
@@ -67,27 +67,32 @@ export function registerCalls(app: Hono<PlatformEnv>, deps: PlatformDeps): void 
       status: status as CallStatus | undefined,
       parentCallSid: query.ParentCallSid,
       startedFrom:
-        query.StartTime === undefined ? undefined : parseDateFilter('StartTime', query.StartTime).first,
-      endedTo: query.EndTime === undefined ? undefined : parseDateFilter('EndTime', query.EndTime).last,
+        query.StartTime === undefined
+          ? undefined
+          : parseDateFilter('StartTime', query.StartTime, 'midnight').first,
+      endedTo:
+        query.EndTime === undefined ? undefined : parseDateFilter('EndTime', query.EndTime, 'midnight').last,
       sort: parseSortBy(query.SortBy, SORT_ATTRIBUTES),
       // The envelope caps the total at Limit: no need to count further.
       countLimit: paging.limit,
       ...window,
     });
+    const items = capItems(page.items, page.offset, paging);
     const common = {
       path: c.req.path,
       query,
       paging,
       matched: page.total,
-      lastSid: page.items.at(-1)?.sid,
+      offset: page.offset,
+      lastSid: items.at(-1)?.sid,
       names: CALL_LIST,
       withLimit: true,
     };
     if (formatOfPath(c.req.path) === 'json') {
-      const body = jsonListText(listDocument({ ...common, items: page.items.map(callJson) }));
+      const body = jsonListText(listDocument({ ...common, items: items.map(callJson) }));
       return { body, contentType: 'application/json' };
     }
-    return listBody('xml', listDocument({ ...common, items: page.items.map(callRep) }));
+    return listBody('xml', listDocument({ ...common, items: items.map(callRep) }));
   };
 
   app.on('GET', withFormats('/Accounts/:accountSid/Calls'), (c) => {

@@ -3,7 +3,7 @@ import type { RecordingSortKey } from '../../store/types.js';
 import { parseDateFilter } from '../http/dates.js';
 import { notFound } from '../http/errors.js';
 import { type Format, renderList, renderOne, splitFormat } from '../http/format.js';
-import { listDocument, parsePaging, windowOf } from '../http/paging.js';
+import { capItems, listDocument, parsePaging, windowOf } from '../http/paging.js';
 import { parseSortBy, queryOf } from '../http/params.js';
 import { rangedBody } from '../http/range.js';
 import { accountOf, formatOfPath, type PlatformDeps, type PlatformEnv, withFormats } from './context.js';
@@ -34,18 +34,23 @@ export function registerRecordings(app: Hono<PlatformEnv>, deps: PlatformDeps): 
       accountSid,
       callSid: callSid ?? query.CallSid,
       createdFrom:
-        query.StartTime === undefined ? undefined : parseDateFilter('StartTime', query.StartTime).first,
-      createdTo: query.EndTime === undefined ? undefined : parseDateFilter('EndTime', query.EndTime).last,
+        query.StartTime === undefined
+          ? undefined
+          : parseDateFilter('StartTime', query.StartTime, 'midnight').first,
+      createdTo:
+        query.EndTime === undefined ? undefined : parseDateFilter('EndTime', query.EndTime, 'midnight').last,
       sort: parseSortBy(query.SortBy, SORT_ATTRIBUTES),
       ...windowOf(paging),
     });
+    const items = capItems(page.items, page.offset, paging);
     const doc = listDocument({
       path: c.req.path,
       query,
       paging,
       matched: page.total,
-      items: page.items.map((r) => recordingRep(r, deps.fileBase)),
-      lastSid: page.items.at(-1)?.sid,
+      offset: page.offset,
+      items: items.map((r) => recordingRep(r, deps.fileBase)),
+      lastSid: items.at(-1)?.sid,
       names: RECORDING_LIST,
       withLimit: true,
     });

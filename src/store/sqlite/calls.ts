@@ -3,6 +3,7 @@ import type { CallRecord } from '../../engine/records.js';
 import { TERMINAL_STATUSES } from '../../engine/records.js';
 import type { CallRepository } from '../ports.js';
 import type { CallQuery, CallSortKey } from '../types.js';
+import { offsetAfter } from './after.js';
 
 const SORT_COLUMNS: Record<CallSortKey, string> = {
   dateCreated: 'date_created',
@@ -191,9 +192,18 @@ export function sqliteCalls(db: Database.Database): CallRepository {
       // -1: no LIMIT in SQLite.
       const total = count.get(...params, q.countLimit ?? -1) as number;
       const capped = q.countLimit !== undefined && total >= q.countLimit;
-      if (q.limit <= 0 || (q.offset >= total && !capped)) return { items: [], total };
-      const rows = page.all(...params, q.limit, q.offset) as string[];
-      return { items: rows.map((d) => JSON.parse(d) as CallRecord), total };
+      const order = { column: SORT_COLUMNS[q.sort?.by ?? 'dateCreated'], desc: q.sort?.order === 'desc' };
+      const offset =
+        (q.afterSid === undefined
+          ? undefined
+          : offsetAfter(
+              db,
+              { table: 'calls', where: whereOf(q), params, order, index: callIndexFor(q) },
+              q.afterSid,
+            )) ?? q.offset;
+      if (q.limit <= 0 || (offset >= total && !capped)) return { items: [], total, offset };
+      const rows = page.all(...params, q.limit, offset) as string[];
+      return { items: rows.map((d) => JSON.parse(d) as CallRecord), total, offset };
     },
     listLive: () => (live.all() as string[]).map((d) => JSON.parse(d) as CallRecord),
     version: (accountSid) => {

@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import type { RecordingRecord } from '../../engine/records.js';
 import type { RecordingRepository } from '../ports.js';
 import type { RecordingSortKey } from '../types.js';
+import { offsetAfter } from './after.js';
 
 const SORT_COLUMNS: Record<RecordingSortKey, string> = {
   dateCreated: 'date_created',
@@ -76,14 +77,21 @@ export function sqliteRecordings(db: Database.Database, dataDir: string): Record
         .pluck()
         .get(...params) as number;
       const column = SORT_COLUMNS[q.sort?.by ?? 'dateCreated'];
-      const order = q.sort?.order === 'desc' ? 'DESC' : 'ASC';
+      const desc = q.sort?.order === 'desc';
+      const offset =
+        (q.afterSid === undefined
+          ? undefined
+          : offsetAfter(db, { table: 'recordings', where, params, order: { column, desc } }, q.afterSid)) ??
+        q.offset;
+      // By creation, the order names date_created once (a repeated term re-sorts each group of ties).
+      const terms = column === 'date_created' ? 'sid' : 'date_created, sid';
       const rows = db
         .prepare(
-          `SELECT data FROM recordings WHERE ${where} ORDER BY ${column} ${order}, date_created, sid LIMIT ? OFFSET ?`,
+          `SELECT data FROM recordings WHERE ${where} ORDER BY ${column} ${desc ? 'DESC' : 'ASC'}, ${terms} LIMIT ? OFFSET ?`,
         )
         .pluck()
-        .all(...params, q.limit, q.offset) as string[];
-      return { items: rows.map((d) => JSON.parse(d) as RecordingRecord), total };
+        .all(...params, q.limit, offset) as string[];
+      return { items: rows.map((d) => JSON.parse(d) as RecordingRecord), total, offset };
     },
   };
 }

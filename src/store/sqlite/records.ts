@@ -7,6 +7,7 @@ import type {
   NotificationRepository,
 } from '../ports.js';
 import type { AccountRecord, ApplicationRecord, Window } from '../types.js';
+import { offsetAfter } from './after.js';
 
 const parse = <T>(data: unknown): T | undefined =>
   data === undefined ? undefined : (JSON.parse(data as string) as T);
@@ -18,11 +19,19 @@ function pageQuery<T>(db: Database.Database, table: string, parts: string[], par
     .prepare(`SELECT count(*) FROM ${table} WHERE ${where}`)
     .pluck()
     .get(...params) as number;
+  const offset =
+    (w.afterSid === undefined
+      ? undefined
+      : offsetAfter(
+          db,
+          { table, where, params, order: { column: 'date_created', desc: false } },
+          w.afterSid,
+        )) ?? w.offset;
   const rows = db
     .prepare(`SELECT data FROM ${table} WHERE ${where} ORDER BY date_created, sid LIMIT ? OFFSET ?`)
     .pluck()
-    .all(...params, w.limit, w.offset) as string[];
-  return { items: rows.map((d) => JSON.parse(d) as T), total };
+    .all(...params, w.limit, offset) as string[];
+  return { items: rows.map((d) => JSON.parse(d) as T), total, offset };
 }
 
 export function sqliteAccounts(db: Database.Database): AccountRepository {

@@ -26,6 +26,11 @@ describe('dates', () => {
           expect(day.last - day.first).toBe(86_399_999);
           expect(second).toBeGreaterThanOrEqual(day.first);
           expect(second).toBeLessThanOrEqual(day.last);
+          // Bounds of Calls and Recordings read a date alone as its midnight.
+          expect(parseDateFilter('X', text.slice(0, 10), 'midnight')).toEqual({
+            first: day.first,
+            last: day.first + 999,
+          });
         },
       ),
       { numRuns: runs },
