@@ -1,4 +1,5 @@
 import type { Clock, TimerHandle } from './clock.js';
+import { IoTracking } from './io-tracking.js';
 import { TimerHeap, type VirtualTimer } from './timer-heap.js';
 
 /** Fixed default start of virtual runs: 2024-01-01T00:00:00Z. */
@@ -14,15 +15,14 @@ const flushMacrotask = (): Promise<void> => new Promise((resolve) => setImmediat
  * order, and only once every tracked promise (fetch, callback) has settled and the microtask
  * queue is drained. Timers sharing a deadline fire as one batch.
  */
-export class VirtualClock implements Clock {
+export class VirtualClock extends IoTracking implements Clock {
   readonly kind = 'virtual' as const;
   private current: number;
   private seq = 0;
   private readonly heap = new TimerHeap();
-  private inFlight = 0;
-  private idleWaiters: Array<() => void> = [];
 
   constructor(epoch: number = DEFAULT_EPOCH) {
+    super();
     this.current = epoch;
   }
 
@@ -39,25 +39,6 @@ export class VirtualClock implements Clock {
 
   clearTimeout(handle: TimerHandle): void {
     (handle as VirtualTimer).fn = null;
-  }
-
-  track<T>(work: Promise<T>): Promise<T> {
-    this.inFlight++;
-    work.then(this.release, this.release);
-    return work;
-  }
-
-  private readonly release = (): void => {
-    if (--this.inFlight === 0) {
-      const waiters = this.idleWaiters;
-      this.idleWaiters = [];
-      for (const w of waiters) w();
-    }
-  };
-
-  whenSettled(): Promise<void> {
-    if (this.inFlight === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   /** Number of tracked promises not yet settled. */

@@ -102,22 +102,24 @@ function writeRecord(ctx: VerbContext, verb: Gather, result: GatherResult): void
   const status = ok ? 'completed' : 'failed';
   const reason = ok ? '' : (result.failure ?? '');
   const actionOnEmptyResult = verb.actionOnEmptyResult ?? gatherDefaults.actionOnEmptyResult;
-  const call = ctx.call;
+  const common = {
+    sid: ctx.newSid('GA'),
+    accountSid: ctx.call.accountSid,
+    callSid: ctx.call.sid,
+    dateCreated: ctx.now(),
+    preTimeout: timeout,
+    postTimeout: timeout,
+    actionOnEmptyResult,
+    status,
+    reason,
+    apiVersion: API_VERSION,
+  } as const;
   let record: GatherRecord;
   if (result.speech !== undefined || !input.includes('dtmf')) {
     const text = result.speech ?? '';
     record = {
+      ...common,
       kind: 'speech',
-      sid: ctx.newSid('GA'),
-      accountSid: call.accountSid,
-      callSid: call.sid,
-      dateCreated: ctx.now(),
-      preTimeout: timeout,
-      postTimeout: timeout,
-      actionOnEmptyResult,
-      status,
-      reason,
-      apiVersion: API_VERSION,
       provider: ctx.settings.speechProvider,
       language: verb.language ?? gatherDefaults.language,
       hints: verb.hints ?? '',
@@ -125,21 +127,7 @@ function writeRecord(ctx: VerbContext, verb: Gather, result: GatherResult): void
       speechResult: text,
     };
   } else {
-    record = {
-      kind: 'dtmf',
-      sid: ctx.newSid('GA'),
-      accountSid: call.accountSid,
-      callSid: call.sid,
-      dateCreated: ctx.now(),
-      preTimeout: timeout,
-      postTimeout: timeout,
-      actionOnEmptyResult,
-      status,
-      reason,
-      apiVersion: API_VERSION,
-      digitsCount: result.digits.length,
-      digits: result.digits,
-    };
+    record = { ...common, kind: 'dtmf', digitsCount: result.digits.length, digits: result.digits };
   }
   ctx.gather(record);
 }
