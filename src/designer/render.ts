@@ -38,9 +38,29 @@ function moduleOf(ctx: RenderContext, name: string): ProjectNode {
   return node;
 }
 
+/** Why a rendered verb cannot run (its required text expanded to nothing), or undefined. */
+function missingTarget(verb: Verb): string | undefined {
+  switch (verb.verb) {
+    case 'Dial':
+      if (verb.nouns.length === 0) return '<Dial> has no destination';
+      return undefined;
+    case 'Redirect':
+      return verb.url.trim() === '' ? '<Redirect> has an empty URL' : undefined;
+    case 'Sms':
+    case 'Email':
+    case 'Fax':
+      return verb.text.trim() === '' ? `<${verb.verb}> has an empty text` : undefined;
+    default:
+      return undefined;
+  }
+}
+
 async function renderStep(step: Step, module: string, ctx: RenderContext): Promise<StepOutcome> {
   const push = (verb: Verb): undefined => {
-    ctx.verbs.push(verb);
+    const missing = missingTarget(verb);
+    // A variable that expanded to nothing leaves a verb RCML cannot run: skip it, say why.
+    if (missing) log(ctx, 'exception', `${module}.${step.name}: ${missing}; the step renders nothing`);
+    else ctx.verbs.push(verb);
     return undefined;
   };
   switch (step.kind) {

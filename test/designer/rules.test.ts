@@ -242,3 +242,37 @@ describe('rendering rules', () => {
     ]);
   });
 });
+
+describe('steps whose required text expands to nothing', () => {
+  it('are left out, with an exception log entry naming the step, so the document stays runnable', async () => {
+    const logs: string[] = [];
+    const { xml } = await render(
+      {
+        start: [
+          {
+            kind: 'dial',
+            dialNouns: [
+              { dialType: 'conference', destination: '$room' },
+              { dialType: 'number', destination: '+15551234' },
+            ],
+          },
+          { kind: 'dial', dialNouns: [{ dialType: 'client', destination: '$nobody' }] },
+          { kind: 'redirect', url: '$nowhere' },
+          { kind: 'sms', text: ' $empty ' },
+          { kind: 'say', phrase: 'still here' },
+        ],
+      },
+      '',
+      {},
+      { onLog: (e) => e.kind === 'exception' && logs.push(e.message) },
+    );
+    expect(body(xml)).toBe(
+      '<Response><Dial><Number>+15551234</Number></Dial><Say>still here</Say></Response>',
+    );
+    expect(logs).toEqual([
+      'start.step2: <Dial> has no destination; the step renders nothing',
+      'start.step3: <Redirect> has an empty URL; the step renders nothing',
+      'start.step4: <Sms> has an empty text; the step renders nothing',
+    ]);
+  });
+});

@@ -54,9 +54,22 @@ function renderNoun(spec: DialNounSpec, ctx: RenderContext): DialNoun {
   return noun;
 }
 
+function destinationOf(noun: DialNoun): string {
+  switch (noun.noun) {
+    case 'Number':
+      return noun.number;
+    case 'Sip':
+      return noun.uri;
+    default:
+      return noun.name;
+  }
+}
+
 /** dial -> `<Dial timeout timeLimit callerId record [action method]>`; action only with `nextModule`. */
 export function renderDial(step: DialStep, module: string, ctx: RenderContext): Dial {
-  const dial: Dial = { verb: 'Dial', nouns: step.dialNouns.map((n) => renderNoun(n, ctx)) };
+  // A destination that expands to nothing cannot be dialled: that noun is left out.
+  const nouns = step.dialNouns.map((n) => renderNoun(n, ctx)).filter((n) => destinationOf(n).trim() !== '');
+  const dial: Dial = { verb: 'Dial', nouns };
   if (step.timeout !== undefined) dial.timeout = step.timeout;
   if (step.timeLimit !== undefined) dial.timeLimit = step.timeLimit;
   if (step.callerId) dial.callerId = expand(step.callerId, ctx.vars);
