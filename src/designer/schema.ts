@@ -5,28 +5,18 @@
  * the editor writes `null` for unset fields.
  */
 import { z } from 'zod';
-import { bool, int, method, str } from './schema-fields.js';
+import { bool, int, list, method, optional, stepBase, str } from './schema-fields.js';
 import {
   controlStepSchema,
   externalServiceStepSchema,
   type valueExtractorSchema,
 } from './schema-services.js';
 
-export const stepBase = {
-  name: z.string().min(1),
-  label: str,
-  title: str,
-};
-
 export const sayStepSchema = z.object({
   ...stepBase,
   kind: z.literal('say'),
   phrase: z.string({ error: 'required' }).min(1, 'required'),
-  voice: z
-    .enum(['man', 'woman'])
-    .or(z.literal('').transform(() => undefined))
-    .nullish()
-    .transform((v) => v ?? undefined),
+  voice: optional(z.enum(['man', 'woman']).or(z.literal('').transform(() => undefined))),
   language: str,
   loop: int,
 });
@@ -48,9 +38,13 @@ const collectTargetSchema = z.object({
   scope: z.enum(['module', 'application']).default('module'),
 });
 
-const validationSchema = z
-  .object({ userPattern: str, regexPattern: str })
+const validationSchema = optional(z.object({ userPattern: str, regexPattern: str }));
+const collectTarget = optional(collectTargetSchema);
+const digitMappings = list(z.object({ digits: z.string(), next: str }));
+// A message that does not validate is dropped rather than failing the whole project.
+const invalidMessageSchema = sayStepSchema
   .nullish()
+  .catch(undefined)
   .transform((v) => v ?? undefined);
 
 export const gatherStepSchema = z.object({
@@ -60,57 +54,41 @@ export const gatherStepSchema = z.object({
   steps: z.array(promptSchema).default([]),
   gatherType: z.enum(['menu', 'collectdigits']).default('menu'),
   timeout: int,
-  finishOnKey: z
-    .string()
-    .regex(/^[0-9*#]?$/, 'must be empty or one of 0-9*#')
-    .nullish()
-    .transform((v) => v ?? undefined),
+  finishOnKey: optional(z.string().regex(/^[0-9*#]?$/, 'must be empty or one of 0-9*#')),
   numDigits: int,
-  inputType: z
-    .enum(['dtmf', 'speech', 'dtmf speech'])
-    .nullish()
-    .transform((v) => v ?? undefined),
+  inputType: optional(z.enum(['dtmf', 'speech', 'dtmf speech'])),
   hints: str,
   language: str,
   partialResultCallback: str,
   partialResultCallbackMethod: method,
-  menu: z
-    .object({
-      mappings: z
-        .array(z.object({ digits: z.string(), next: str }))
-        .nullish()
-        .transform((v) => v ?? []),
-      speechMappings: z
-        .array(z.object({ key: z.string(), next: str }))
-        .nullish()
-        .transform((v) => v ?? []),
-    })
-    .nullish()
-    .transform((v) => v ?? undefined),
-  collectdigits: collectTargetSchema.nullish().transform((v) => v ?? undefined),
-  collectspeech: collectTargetSchema.nullish().transform((v) => v ?? undefined),
+  menu: optional(
+    z.object({
+      mappings: digitMappings,
+      speechMappings: list(z.object({ key: z.string(), next: str })),
+    }),
+  ),
+  collectdigits: collectTarget,
+  collectspeech: collectTarget,
   validation: validationSchema,
   speechValidation: validationSchema,
-  invalidMessage: sayStepSchema
-    .nullish()
-    .catch(undefined)
-    .transform((v) => v ?? undefined),
-  speechInvalidMessage: sayStepSchema
-    .nullish()
-    .catch(undefined)
-    .transform((v) => v ?? undefined),
+  invalidMessage: invalidMessageSchema,
+  speechInvalidMessage: invalidMessageSchema,
 });
+
+const videoFields = {
+  enableVideo: bool,
+  videoMode: str,
+  videoResolution: str,
+  videoLayout: str,
+  videoOverlay: str,
+};
 
 const nounCommon = {
   destination: str,
   beforeConnectModule: str,
   statusCallback: str,
   statusCallbackModule: str,
-  enableVideo: bool,
-  videoMode: str,
-  videoResolution: str,
-  videoLayout: str,
-  videoOverlay: str,
+  ...videoFields,
 };
 
 export const dialNounSchema = z.discriminatedUnion('dialType', [
@@ -128,11 +106,7 @@ export const dialNounSchema = z.discriminatedUnion('dialType', [
     waitModule: str,
     waitMethod: method,
     maxParticipants: int,
-    enableVideo: bool,
-    videoMode: str,
-    videoResolution: str,
-    videoLayout: str,
-    videoOverlay: str,
+    ...videoFields,
   }),
 ]);
 
@@ -153,10 +127,7 @@ export const hungupStepSchema = z.object({ ...stepBase, kind: z.literal('hungup'
 export const rejectStepSchema = z.object({
   ...stepBase,
   kind: z.literal('reject'),
-  reason: z
-    .enum(['busy', 'rejected'])
-    .nullish()
-    .transform((v) => v ?? undefined),
+  reason: optional(z.enum(['busy', 'rejected'])),
 });
 
 export const pauseStepSchema = z.object({
@@ -187,10 +158,7 @@ export const recordStepSchema = z.object({
   transcribe: bool,
   transcribeCallback: str,
   playBeep: bool,
-  media: z
-    .enum(['audio_only', 'video_only', 'audio_video'])
-    .nullish()
-    .transform((v) => v ?? undefined),
+  media: optional(z.enum(['audio_only', 'video_only', 'audio_video'])),
 });
 
 const messageFields = { text: str, to: str, from: str, next: str, method, statusCallback: str };
@@ -218,20 +186,9 @@ export const ussdCollectStepSchema = z.object({
   kind: z.literal('ussdCollect'),
   gatherType: z.enum(['menu', 'collectdigits']).default('menu'),
   text: str,
-  messages: z
-    .array(z.object({ text: str }))
-    .nullish()
-    .transform((v) => v ?? []),
-  menu: z
-    .object({
-      mappings: z
-        .array(z.object({ digits: z.string(), next: str }))
-        .nullish()
-        .transform((v) => v ?? []),
-    })
-    .nullish()
-    .transform((v) => v ?? undefined),
-  collectdigits: collectTargetSchema.nullish().transform((v) => v ?? undefined),
+  messages: list(z.object({ text: str })),
+  menu: optional(z.object({ mappings: digitMappings })),
+  collectdigits: collectTarget,
 });
 
 /** Schema of each step kind, by `kind`. */

@@ -93,3 +93,17 @@ export function parseDateFilter(parameter: string, value: string, dateOnly: Date
   const span = m[4] === undefined && dateOnly === 'day' ? 86_400_000 : 1000;
   return { first, last: first + span - 1 };
 }
+
+/**
+ * The `StartTime` and `EndTime` bounds of a list query, both included; a date alone is its
+ * midnight (SPEC "`YYYY-MM-DD` (midnight)"). A bound not given is undefined.
+ */
+export function timeBounds(query: Record<string, string>): { from?: number; to?: number } {
+  return {
+    from:
+      query.StartTime === undefined
+        ? undefined
+        : parseDateFilter('StartTime', query.StartTime, 'midnight').first,
+    to: query.EndTime === undefined ? undefined : parseDateFilter('EndTime', query.EndTime, 'midnight').last,
+  };
+}

@@ -59,7 +59,7 @@ export function windowOf(p: Paging): { offset: number; limit: number; afterSid?:
 }
 
 /** The items of a page starting at `offset` that fall within the `Limit` cap. */
-export function capItems<T>(items: T[], offset: number, p: Paging): T[] {
+function capItems<T>(items: T[], offset: number, p: Paging): T[] {
   const room = Math.max(0, p.limit - offset);
   return items.length > room ? items.slice(0, room) : items;
 }
@@ -117,4 +117,32 @@ export function listDocument<T = Representation>(args: {
     ['last_page_uri', 'lastpageuri', link(lastPage)],
   );
   return { envelope, names: args.names, items };
+}
+
+/**
+ * The list envelope of one page a store answered (`items`, `total` matched, `offset` of the
+ * first): the items within the `Limit` cap, each rendered with `rep`.
+ */
+export function pageDocument<R extends { sid: string }, T>(args: {
+  path: string;
+  query: Record<string, string>;
+  paging: Paging;
+  page: { items: R[]; total: number; offset: number };
+  rep: (record: R) => T;
+  names: ListDocument['names'];
+  withLimit: boolean;
+}): ListDocument<T> {
+  const { page, paging } = args;
+  const items = capItems(page.items, page.offset, paging);
+  return listDocument({
+    path: args.path,
+    query: args.query,
+    paging,
+    matched: page.total,
+    offset: page.offset,
+    items: items.map(args.rep),
+    lastSid: items.at(-1)?.sid,
+    names: args.names,
+    withLimit: args.withLimit,
+  });
 }

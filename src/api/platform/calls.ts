@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import type { CallStatus } from '../../engine/records.js';
 import type { CallSortKey } from '../../store/types.js';
-import { parseDateFilter } from '../http/dates.js';
+import { timeBounds } from '../http/dates.js';
 import { badParameter, notFound } from '../http/errors.js';
 import {
   type Format,
@@ -12,7 +12,7 @@ import {
   sendBody,
   splitFormat,
 } from '../http/format.js';
-import { capItems, listDocument, parsePaging, windowOf } from '../http/paging.js';
+import { pageDocument, parsePaging, windowOf } from '../http/paging.js';
 import { parseSortBy, queryOf, readFields } from '../http/params.js';
 import { parseCreateCall, parseModifyCall } from './call-params.js';
 import {
@@ -59,40 +59,26 @@ export function registerCalls(app: Hono<PlatformEnv>, deps: PlatformDeps): void 
     if (status !== undefined && !STATUSES.includes(status as CallStatus)) {
       throw badParameter('Status', `expected one of ${STATUSES.join(', ')}, got ${JSON.stringify(status)}`);
     }
-    const window = windowOf(paging);
+    const bounds = timeBounds(query);
     const page = store.calls.list({
       accountSid,
       to: query.To,
       from: query.From,
       status: status as CallStatus | undefined,
       parentCallSid: query.ParentCallSid,
-      startedFrom:
-        query.StartTime === undefined
-          ? undefined
-          : parseDateFilter('StartTime', query.StartTime, 'midnight').first,
-      endedTo:
-        query.EndTime === undefined ? undefined : parseDateFilter('EndTime', query.EndTime, 'midnight').last,
+      startedFrom: bounds.from,
+      endedTo: bounds.to,
       sort: parseSortBy(query.SortBy, SORT_ATTRIBUTES),
       // The envelope caps the total at Limit: no need to count further.
       countLimit: paging.limit,
-      ...window,
+      ...windowOf(paging),
     });
-    const items = capItems(page.items, page.offset, paging);
-    const common = {
-      path: c.req.path,
-      query,
-      paging,
-      matched: page.total,
-      offset: page.offset,
-      lastSid: items.at(-1)?.sid,
-      names: CALL_LIST,
-      withLimit: true,
-    };
+    const common = { path: c.req.path, query, paging, page, names: CALL_LIST, withLimit: true };
     if (formatOfPath(c.req.path) === 'json') {
-      const body = jsonListText(listDocument({ ...common, items: items.map(callJson) }));
+      const body = jsonListText(pageDocument({ ...common, rep: callJson }));
       return { body, contentType: 'application/json' };
     }
-    return listBody('xml', listDocument({ ...common, items: items.map(callRep) }));
+    return listBody('xml', pageDocument({ ...common, rep: callRep }));
   };
 
   app.on('GET', withFormats('/Accounts/:accountSid/Calls'), (c) => {

@@ -3,7 +3,7 @@ import type { GatherRecord } from '../../engine/records.js';
 import { parseDateFilter } from '../http/dates.js';
 import { notFound } from '../http/errors.js';
 import { renderList, renderOne, requireJson, splitFormat } from '../http/format.js';
-import { capItems, listDocument, parsePaging, windowOf } from '../http/paging.js';
+import { pageDocument, parsePaging, windowOf } from '../http/paging.js';
 import { queryOf } from '../http/params.js';
 import { accountOf, type PlatformDeps, type PlatformEnv } from './context.js';
 import { gatherRep } from './representations.js';
@@ -33,15 +33,12 @@ export function registerGathers(app: Hono<PlatformEnv>, deps: PlatformDeps): voi
         createdTo: created?.last,
         ...windowOf(paging),
       });
-      const items = capItems(page.items, page.offset, paging);
-      const doc = listDocument({
+      const doc = pageDocument({
         path: c.req.path,
         query,
         paging,
-        matched: page.total,
-        offset: page.offset,
-        items: items.map(gatherRep),
-        lastSid: items.at(-1)?.sid,
+        page,
+        rep: gatherRep,
         names: GATHER_LIST,
         withLimit: false,
       });

@@ -1,9 +1,10 @@
 import type { Context, Hono } from 'hono';
+import type { RecordingRecord } from '../../engine/records.js';
 import type { RecordingSortKey } from '../../store/types.js';
-import { parseDateFilter } from '../http/dates.js';
+import { timeBounds } from '../http/dates.js';
 import { notFound } from '../http/errors.js';
 import { type Format, renderList, renderOne, splitFormat } from '../http/format.js';
-import { capItems, listDocument, parsePaging, windowOf } from '../http/paging.js';
+import { pageDocument, parsePaging, windowOf } from '../http/paging.js';
 import { parseSortBy, queryOf } from '../http/params.js';
 import { rangedBody } from '../http/range.js';
 import { accountOf, formatOfPath, type PlatformDeps, type PlatformEnv, withFormats } from './context.js';
@@ -30,27 +31,21 @@ export function registerRecordings(app: Hono<PlatformEnv>, deps: PlatformDeps): 
     const accountSid = accountOf(c);
     const query = queryOf(c);
     const paging = parsePaging(query);
+    const bounds = timeBounds(query);
     const page = store.recordings.list({
       accountSid,
       callSid: callSid ?? query.CallSid,
-      createdFrom:
-        query.StartTime === undefined
-          ? undefined
-          : parseDateFilter('StartTime', query.StartTime, 'midnight').first,
-      createdTo:
-        query.EndTime === undefined ? undefined : parseDateFilter('EndTime', query.EndTime, 'midnight').last,
+      createdFrom: bounds.from,
+      createdTo: bounds.to,
       sort: parseSortBy(query.SortBy, SORT_ATTRIBUTES),
       ...windowOf(paging),
     });
-    const items = capItems(page.items, page.offset, paging);
-    const doc = listDocument({
+    const doc = pageDocument({
       path: c.req.path,
       query,
       paging,
-      matched: page.total,
-      offset: page.offset,
-      items: items.map((r) => recordingRep(r, deps.fileBase)),
-      lastSid: items.at(-1)?.sid,
+      page,
+      rep: (r: RecordingRecord) => recordingRep(r, deps.fileBase),
       names: RECORDING_LIST,
       withLimit: true,
     });

@@ -1,32 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { type Command, InvalidArgumentError } from 'commander';
-import { compileProject, ProjectError, parseJson } from '../../designer/index.js';
-
-/** Output of a designer command: what to print and the exit code. */
-export interface CommandOutcome {
-  stdout: string;
-  stderr: string;
-  /** 0 ok, 1 the project has errors, 2 the file could not be read or parsed. */
-  exitCode: 0 | 1 | 2;
-}
-
-/** Reads a project file as JSON; a syntax error names its line and column. */
-export async function readProjectJson(
-  file: string,
-): Promise<{ ok: true; json: unknown } | { ok: false; error: string }> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : String(error);
-    return { ok: false, error: `cannot read ${file}: ${why}` };
-  }
-  const parsed = parseJson(text);
-  if (parsed.ok) return { ok: true, json: parsed.value };
-  const { line, column, message } = parsed.error;
-  return { ok: false, error: `${file}:${line}:${column}: invalid JSON: ${message}` };
-}
+import { compileProject, ProjectError } from '../../designer/index.js';
+import { type CommandOutcome, printOutcome, readProjectJson } from './outcome.js';
 
 function param(value: string, previous: Record<string, string> = {}): Record<string, string> {
   const eq = value.indexOf('=');
@@ -72,10 +46,7 @@ export function registerCompile(program: Command): void {
     .option('-t, --target <target>', 'module[.step[.action]] (default: the start module)')
     .option('-p, --param <name=value>', 'request parameter (repeatable)', param)
     .option('--es-base-url <url>', 'base URL for relative external-service URLs')
-    .action(async (file: string, opts: CompileCommandOptions) => {
-      const outcome = await compileCommand(file, opts);
-      process.stdout.write(outcome.stdout);
-      process.stderr.write(outcome.stderr);
-      process.exitCode = outcome.exitCode;
-    });
+    .action(async (file: string, opts: CompileCommandOptions) =>
+      printOutcome(await compileCommand(file, opts)),
+    );
 }

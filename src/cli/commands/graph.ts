@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadProject, projectGraph } from '../../designer/index.js';
-import { type CommandOutcome, readProjectJson } from './compile.js';
+import { type CommandOutcome, printOutcome, readProjectJson } from './outcome.js';
 
 /** Prints a project's module graph as Mermaid flowchart text. */
 export async function graphCommand(file: string): Promise<CommandOutcome> {
@@ -20,10 +20,5 @@ export function registerGraph(program: Command): void {
     .command('graph')
     .description('print the module graph of a Visual Designer project as Mermaid')
     .argument('<project>', 'project JSON (the `state` file), any format version')
-    .action(async (file: string) => {
-      const outcome = await graphCommand(file);
-      process.stdout.write(outcome.stdout);
-      process.stderr.write(outcome.stderr);
-      process.exitCode = outcome.exitCode;
-    });
+    .action(async (file: string) => printOutcome(await graphCommand(file)));
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { lintProject } from '../../designer/index.js';
-import { type CommandOutcome, readProjectJson } from './compile.js';
+import { type CommandOutcome, printOutcome, readProjectJson } from './outcome.js';
 
 /** Lints a project file: one `file: severity code path: message` line per finding. */
 export async function lintCommand(file: string): Promise<CommandOutcome> {
@@ -19,10 +19,5 @@ export function registerLint(program: Command): void {
     .command('lint')
     .description('check a Visual Designer project for dangling targets, unreachable modules, bad regexes...')
     .argument('<project>', 'project JSON (the `state` file), any format version')
-    .action(async (file: string) => {
-      const outcome = await lintCommand(file);
-      process.stdout.write(outcome.stdout);
-      process.stderr.write(outcome.stderr);
-      process.exitCode = outcome.exitCode;
-    });
+    .action(async (file: string) => printOutcome(await lintCommand(file)));
 }

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { type Command, InvalidArgumentError } from 'commander';
 import { parseRcml } from '../../rcml/index.js';
+import { readText } from './outcome.js';
 
 /** What `rcml validate` prints and the exit code it ends with. */
 export interface ValidateOutcome {
@@ -17,16 +17,12 @@ export async function validateFiles(files: string[], maxBytes?: number): Promise
   const outcome: ValidateOutcome = { lines: [], errors: [], exitCode: 0 };
   let failed = false;
   for (const file of files) {
-    let xml: string;
-    try {
-      xml = await readFile(file, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : String(error);
-      outcome.errors.push(`rcml validate: cannot read ${file}: ${why}`);
+    const read = await readText(file);
+    if (!read.ok) {
+      outcome.errors.push(`rcml validate: ${read.error}`);
       continue;
     }
-    const result = parseRcml(xml, maxBytes === undefined ? {} : { maxBytes });
+    const result = parseRcml(read.text, maxBytes === undefined ? {} : { maxBytes });
     if (!result.ok) failed = true;
     for (const d of result.diagnostics) {
       outcome.lines.push(`${file}:${d.line}:${d.column} ${d.severity} ${d.code} ${d.message}`);

@@ -3,7 +3,7 @@ import type { CallRecord } from '../../engine/records.js';
 import { TERMINAL_STATUSES } from '../../engine/records.js';
 import type { CallRepository } from '../ports.js';
 import type { CallQuery, CallSortKey } from '../types.js';
-import { offsetAfter } from './after.js';
+import { offsetAfter } from './paging.js';
 
 const SORT_COLUMNS: Record<CallSortKey, string> = {
   dateCreated: 'date_created',

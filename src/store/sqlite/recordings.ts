@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
 import type { RecordingRecord } from '../../engine/records.js';
 import type { RecordingRepository } from '../ports.js';
 import type { RecordingSortKey } from '../types.js';
-import { offsetAfter } from './after.js';
+import { pageQuery } from './paging.js';
 
 const SORT_COLUMNS: Record<RecordingSortKey, string> = {
   dateCreated: 'date_created',
@@ -71,27 +71,8 @@ export function sqliteRecordings(db: Database.Database, dataDir: string): Record
       if (q.callSid !== undefined) parts.push('call_sid = ?') && params.push(q.callSid);
       if (q.createdFrom !== undefined) parts.push('date_created >= ?') && params.push(q.createdFrom);
       if (q.createdTo !== undefined) parts.push('date_created <= ?') && params.push(q.createdTo);
-      const where = parts.join(' AND ');
-      const total = db
-        .prepare(`SELECT count(*) FROM recordings WHERE ${where}`)
-        .pluck()
-        .get(...params) as number;
-      const column = SORT_COLUMNS[q.sort?.by ?? 'dateCreated'];
-      const desc = q.sort?.order === 'desc';
-      const offset =
-        (q.afterSid === undefined
-          ? undefined
-          : offsetAfter(db, { table: 'recordings', where, params, order: { column, desc } }, q.afterSid)) ??
-        q.offset;
-      // By creation, the order names date_created once (a repeated term re-sorts each group of ties).
-      const terms = column === 'date_created' ? 'sid' : 'date_created, sid';
-      const rows = db
-        .prepare(
-          `SELECT data FROM recordings WHERE ${where} ORDER BY ${column} ${desc ? 'DESC' : 'ASC'}, ${terms} LIMIT ? OFFSET ?`,
-        )
-        .pluck()
-        .all(...params, q.limit, offset) as string[];
-      return { items: rows.map((d) => JSON.parse(d) as RecordingRecord), total, offset };
+      const order = { column: SORT_COLUMNS[q.sort?.by ?? 'dateCreated'], desc: q.sort?.order === 'desc' };
+      return pageQuery<RecordingRecord>(db, 'recordings', parts, params, q, order);
     },
   };
 }

@@ -6,33 +6,11 @@ import type {
   GatherRepository,
   NotificationRepository,
 } from '../ports.js';
-import type { AccountRecord, ApplicationRecord, Window } from '../types.js';
-import { offsetAfter } from './after.js';
+import type { AccountRecord, ApplicationRecord } from '../types.js';
+import { pageQuery } from './paging.js';
 
 const parse = <T>(data: unknown): T | undefined =>
   data === undefined ? undefined : (JSON.parse(data as string) as T);
-
-/** Runs a filtered, creation-ordered page query over a table with `data` and `date_created`. */
-function pageQuery<T>(db: Database.Database, table: string, parts: string[], params: unknown[], w: Window) {
-  const where = parts.join(' AND ');
-  const total = db
-    .prepare(`SELECT count(*) FROM ${table} WHERE ${where}`)
-    .pluck()
-    .get(...params) as number;
-  const offset =
-    (w.afterSid === undefined
-      ? undefined
-      : offsetAfter(
-          db,
-          { table, where, params, order: { column: 'date_created', desc: false } },
-          w.afterSid,
-        )) ?? w.offset;
-  const rows = db
-    .prepare(`SELECT data FROM ${table} WHERE ${where} ORDER BY date_created, sid LIMIT ? OFFSET ?`)
-    .pluck()
-    .all(...params, w.limit, offset) as string[];
-  return { items: rows.map((d) => JSON.parse(d) as T), total, offset };
-}
 
 export function sqliteAccounts(db: Database.Database): AccountRepository {
   const upsert = db.prepare(

@@ -1,6 +1,8 @@
+/** Paging of SQLite lists: one page of a filtered, ordered table, and keyset offsets after a sid. */
 import type Database from 'better-sqlite3';
+import type { Page, Window } from '../types.js';
 
-/** Statements by SQL text, per database: the `afterSid` queries of a list take few shapes. */
+/** Statements by SQL text, per database: the queries of a list take few shapes. */
 const prepared = new WeakMap<Database.Database, Map<string, Database.Statement>>();
 
 function statement(db: Database.Database, sql: string): Database.Statement {
@@ -62,4 +64,38 @@ export function offsetAfter(
     .pluck()
     .get(...params, ...anchorParams(order, anchor)) as number;
   return before + 1;
+}
+
+const BY_CREATION: ListOrder = { column: 'date_created', desc: false };
+
+/**
+ * One page of a filtered, ordered list over a table with `sid`, `date_created` and `data` (the
+ * record as JSON) columns. `parts` are the filters, ANDed, with their `params`.
+ */
+export function pageQuery<T>(
+  db: Database.Database,
+  table: string,
+  parts: readonly string[],
+  params: readonly unknown[],
+  w: Window,
+  order: ListOrder = BY_CREATION,
+): Page<T> {
+  const where = parts.join(' AND ');
+  const total = statement(db, `SELECT count(*) FROM ${table} WHERE ${where}`)
+    .pluck()
+    .get(...params) as number;
+  const offset =
+    (w.afterSid === undefined ? undefined : offsetAfter(db, { table, where, params, order }, w.afterSid)) ??
+    w.offset;
+  // Ties go by creation, then sid. By creation itself the order names date_created once (a
+  // repeated term re-sorts each group of ties).
+  const dir = order.desc ? 'DESC' : 'ASC';
+  const terms =
+    order.column === 'date_created'
+      ? `date_created ${dir}, sid`
+      : `${order.column} ${dir}, date_created, sid`;
+  const rows = statement(db, `SELECT data FROM ${table} WHERE ${where} ORDER BY ${terms} LIMIT ? OFFSET ?`)
+    .pluck()
+    .all(...params, w.limit, offset) as string[];
+  return { items: rows.map((d) => JSON.parse(d) as T), total, offset };
 }
