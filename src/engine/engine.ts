@@ -282,17 +282,18 @@ export class Engine {
   }
 
   /**
-   * A call queue of the engine's account by name: both sides' members in order with position
-   * and wait, served count and average wait, size limit. Undefined when no call used it yet.
+   * A call queue of an account (default: the engine's) by name: both sides' members in order
+   * with position and wait, served count and average wait, size limit. Undefined when no call
+   * used it yet.
    */
-  async getQueue(name: string): Promise<QueueSnapshot | undefined> {
-    const found = (await this.queues.matcher.listQueues(this.rt.accountSid)).find((q) => q.name === name);
+  async getQueue(name: string, accountSid = this.rt.accountSid): Promise<QueueSnapshot | undefined> {
+    const found = (await this.queues.matcher.listQueues(accountSid)).find((q) => q.name === name);
     return found && this.queues.matcher.inspect(found.sid);
   }
 
-  /** The engine account's queues, in creation order. */
-  listQueues(): Promise<QueueInfo[]> {
-    return this.queues.matcher.listQueues(this.rt.accountSid);
+  /** An account's queues (default: the engine's), in creation order. */
+  listQueues(accountSid = this.rt.accountSid): Promise<QueueInfo[]> {
+    return this.queues.matcher.listQueues(accountSid);
   }
 
   /** Every conference room of this engine, in creation order. */
