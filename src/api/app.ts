@@ -11,6 +11,7 @@ import { registerCalls } from './platform/calls.js';
 import { registerConferences } from './platform/conferences.js';
 import type { PlatformDeps, PlatformEnv } from './platform/context.js';
 import { registerGathers } from './platform/gathers.js';
+import { registerNotifications } from './platform/notifications.js';
 import { isRecordingAudio, registerRecordings } from './platform/recordings.js';
 import { registerSim } from './platform/sim.js';
 
@@ -83,6 +84,7 @@ export function createApp(options: AppOptions): Hono {
   registerCalls(platform, deps);
   registerRecordings(platform, deps);
   registerGathers(platform, deps);
+  registerNotifications(platform, deps);
   registerApplications(platform, deps, now);
   registerConferences(platform, deps);
 

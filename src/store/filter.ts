@@ -1,9 +1,10 @@
 /** In-memory evaluation of list queries: the memory store's engine and the SQLite store's model. */
-import type { CallRecord, GatherRecord, RecordingRecord } from '../engine/records.js';
+import type { CallRecord, GatherRecord, NotificationRecord, RecordingRecord } from '../engine/records.js';
 import type {
   CallQuery,
   CallSortKey,
   GatherQuery,
+  NotificationQuery,
   Page,
   RecordingQuery,
   SortOrder,
@@ -60,6 +61,16 @@ export function gatherMatches(q: GatherQuery, g: GatherRecord): boolean {
   if (q.callSid !== undefined && g.callSid !== q.callSid) return false;
   if (q.createdFrom !== undefined && g.dateCreated < q.createdFrom) return false;
   if (q.createdTo !== undefined && g.dateCreated > q.createdTo) return false;
+  return true;
+}
+
+/** Whether a notification passes every filter of the query (its account's, first). */
+export function notificationMatches(q: NotificationQuery, n: NotificationRecord): boolean {
+  if (n.accountSid !== q.accountSid) return false;
+  if (q.callSid !== undefined && n.callSid !== q.callSid) return false;
+  if (q.log !== undefined && n.log !== q.log) return false;
+  if (q.createdFrom !== undefined && n.dateCreated < q.createdFrom) return false;
+  if (q.createdTo !== undefined && n.dateCreated > q.createdTo) return false;
   return true;
 }
 

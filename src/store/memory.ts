@@ -6,6 +6,7 @@ import {
   compareCalls,
   compareRecordings,
   gatherMatches,
+  notificationMatches,
   pageOf,
   recordingMatches,
 } from './filter.js';
@@ -101,13 +102,9 @@ export function createMemoryStore(): Store {
     },
     notifications: {
       put: (n) => void notifications.set(n.sid, { ...n }),
+      get: (accountSid, sid) => owned(notifications.get(sid), accountSid),
       list: (q) => {
-        const page = pageOf(
-          notifications.values(),
-          q,
-          (n) => n.accountSid === q.accountSid && (q.callSid === undefined || n.callSid === q.callSid),
-          byCreation,
-        );
+        const page = pageOf(notifications.values(), q, (n) => notificationMatches(q, n), byCreation);
         return { ...page, items: page.items.map((n) => ({ ...n })) };
       },
     },

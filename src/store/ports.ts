@@ -58,6 +58,8 @@ export interface GatherRepository {
 
 export interface NotificationRepository {
   put(notification: NotificationRecord): void;
+  /** The account's notification; undefined for a sid of another account. */
+  get(accountSid: string, sid: string): NotificationRecord | undefined;
   list(query: NotificationQuery): Page<NotificationRecord>;
 }
 

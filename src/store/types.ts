@@ -90,7 +90,12 @@ export interface GatherQuery extends Window {
   createdTo?: number;
 }
 
+/** Filters of the Notifications list, in creation order; bounds are inclusive. */
 export interface NotificationQuery extends Window {
   accountSid: string;
   callSid?: string;
+  /** 0 = errors, 1 = warnings. */
+  log?: 0 | 1;
+  createdFrom?: number;
+  createdTo?: number;
 }

@@ -8,7 +8,7 @@ import { createMemoryStore } from '../../src/store/memory.js';
 import type { Store } from '../../src/store/ports.js';
 import { createStoreSink } from '../../src/store/sink.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
-import type { CallQuery, CallSortKey } from '../../src/store/types.js';
+import type { CallQuery, CallSortKey, NotificationQuery } from '../../src/store/types.js';
 import { ACCOUNT_A, ACCOUNT_B, account, call, recording, wav } from './fixtures.js';
 
 const dirs: string[] = [];
@@ -123,6 +123,36 @@ describe.each(kinds)('%s store', (_name, open) => {
     const notes = s.notifications.list({ accountSid: ACCOUNT_A, offset: 0, limit: 5, afterSid: 'NO1' });
     expect(notes).toMatchObject({ total: 3, offset: 1 });
     expect(notes.items).toHaveLength(2);
+    s.close();
+  });
+
+  it('gets notifications through their account and filters them by call, level and time', () => {
+    const s = open();
+    const note = (n: number, log: 0 | 1, callSid?: string, accountSid = ACCOUNT_A) =>
+      s.notifications.put({
+        sid: `NO${n}`,
+        accountSid,
+        callSid,
+        code: 'x',
+        log,
+        message: 'm',
+        dateCreated: n,
+      });
+    note(1, 0, call(1).sid);
+    note(2, 1, call(1).sid);
+    note(3, 1);
+    note(4, 0, call(2).sid);
+    note(5, 1, call(1).sid, ACCOUNT_B);
+    expect(s.notifications.get(ACCOUNT_A, 'NO3')).toMatchObject({ log: 1, dateCreated: 3 });
+    expect(s.notifications.get(ACCOUNT_A, 'NO3')?.callSid).toBeUndefined();
+    expect(s.notifications.get(ACCOUNT_B, 'NO3')).toBeUndefined();
+    const sids = (q: Partial<NotificationQuery>) =>
+      s.notifications.list({ accountSid: ACCOUNT_A, offset: 0, limit: 9, ...q }).items.map((n) => n.sid);
+    expect(sids({ callSid: call(1).sid })).toEqual(['NO1', 'NO2']);
+    expect(sids({ log: 1 })).toEqual(['NO2', 'NO3']);
+    expect(sids({ log: 0, callSid: call(2).sid })).toEqual(['NO4']);
+    expect(sids({ createdFrom: 2, createdTo: 3 })).toEqual(['NO2', 'NO3']);
+    expect(sids({ log: 1, afterSid: 'NO2' })).toEqual(['NO3']);
     s.close();
   });
 

@@ -3,6 +3,7 @@ import {
   API_VERSION,
   type CallRecord,
   type GatherRecord,
+  type NotificationRecord,
   type RecordingRecord,
 } from '../../engine/records.js';
 import type { ApplicationRecord } from '../../store/types.js';
@@ -117,6 +118,31 @@ export function recordingRep(r: RecordingRecord, fileBase: string): Representati
     ['ApiVersion', 'api_version', r.apiVersion],
     ['Uri', 'uri', `${accountUri(r.accountSid)}/Recordings/${r.sid}.json`],
     ['FileUri', 'file_uri', `${fileBase}/Accounts/${r.accountSid}/Recordings/${r.sid}.wav`],
+  ];
+}
+
+/**
+ * A notification in the family's record shape. `error_code` is the code as text (platform codes
+ * such as `21402` and library codes such as `rcml.call-interrupted` alike); the record keeps no
+ * request method, so `request_method` is empty, and `more_info` links nowhere.
+ */
+export function notificationRep(n: NotificationRecord): Representation {
+  const date = rfc2822(n.dateCreated);
+  return [
+    ['Sid', 'sid', n.sid],
+    ['DateCreated', 'date_created', date],
+    ['DateUpdated', 'date_updated', date],
+    ['AccountSid', 'account_sid', n.accountSid],
+    ['CallSid', 'call_sid', orEmpty(n.callSid)],
+    ['ApiVersion', 'api_version', API_VERSION],
+    ['Log', 'log', n.log],
+    ['ErrorCode', 'error_code', n.code],
+    ['MoreInfo', 'more_info', ''],
+    ['MessageText', 'message_text', n.message],
+    ['MessageDate', 'message_date', date],
+    ['RequestUrl', 'request_url', orEmpty(n.url)],
+    ['RequestMethod', 'request_method', ''],
+    ['Uri', 'uri', `${accountUri(n.accountSid)}/Notifications/${n.sid}.json`],
   ];
 }
 

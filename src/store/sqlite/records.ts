@@ -49,12 +49,19 @@ export function sqliteGathers(db: Database.Database): GatherRepository {
 export function sqliteNotifications(db: Database.Database): NotificationRepository {
   const upsert = db.prepare(`INSERT INTO notifications (sid, account_sid, call_sid, date_created, data)
     VALUES (?, ?, ?, ?, ?) ON CONFLICT (sid) DO UPDATE SET data = excluded.data`);
+  const getOne = db.prepare('SELECT data FROM notifications WHERE sid = ? AND account_sid = ?').pluck();
   return {
     put: (n) => void upsert.run(n.sid, n.accountSid, n.callSid ?? null, n.dateCreated, JSON.stringify(n)),
+    get: (accountSid, sid) => parse<NotificationRecord>(getOne.get(sid, accountSid)),
     list: (q) => {
       const parts = ['account_sid = ?'];
       const params: unknown[] = [q.accountSid];
       if (q.callSid !== undefined) parts.push('call_sid = ?') && params.push(q.callSid);
+      // The level is read from the stored record (it has no column): the account index has
+      // already narrowed the rows to the account's notifications.
+      if (q.log !== undefined) parts.push("json_extract(data, '$.log') = ?") && params.push(q.log);
+      if (q.createdFrom !== undefined) parts.push('date_created >= ?') && params.push(q.createdFrom);
+      if (q.createdTo !== undefined) parts.push('date_created <= ?') && params.push(q.createdTo);
       return pageQuery<NotificationRecord>(db, 'notifications', parts, params, q);
     },
   };
