@@ -85,8 +85,8 @@ export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'rcml-bench-api-'));
   try {
     const calls = makeCalls();
-    const store = openSqliteStore({ dir });
-    store.accounts.put({
+    const store = await openSqliteStore({ dir });
+    await store.accounts.put({
       sid: ACCOUNT,
       authToken: TOKEN,
       friendlyName: 'bench',
@@ -94,7 +94,7 @@ export async function run(): Promise<void> {
       dateUpdated: 0,
     });
     let t = performance.now();
-    store.calls.putMany(calls);
+    await store.calls.putMany(calls);
     const insertMs = performance.now() - t;
 
     const raw = new Database(join(dir, 'floor.sqlite'));
@@ -142,7 +142,7 @@ export async function run(): Promise<void> {
       );
     } finally {
       for (const s of [cached, uncached, trivial]) await s.close();
-      store.close();
+      await store.close();
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

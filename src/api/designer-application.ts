@@ -38,11 +38,11 @@ export interface DesignerApplication {
  * its application record (`rcml_url` = that path). An existing record keeps its name and
  * creation date.
  */
-export function serveDesignerProject(
+export async function serveDesignerProject(
   engine: Engine,
   store: Store,
   options: DesignerApplicationOptions,
-): DesignerApplication {
+): Promise<DesignerApplication> {
   const sid =
     options.sid ??
     `AP${createHash('sha256')
@@ -55,7 +55,7 @@ export function serveDesignerProject(
   const controllerUrl = `${base}${rcmlUrl}`;
   engine.registerHandler(controllerUrl, createDesignerHandler(compiled, { baseUrl: controllerUrl }));
   const t = (options.now ?? Date.now)();
-  const existing = store.applications.get(options.accountSid, sid);
+  const existing = await store.applications.get(options.accountSid, sid);
   const application: ApplicationRecord = {
     sid,
     accountSid: options.accountSid,
@@ -67,6 +67,6 @@ export function serveDesignerProject(
     dateCreated: existing?.dateCreated ?? t,
     dateUpdated: existing?.dateUpdated ?? t,
   };
-  store.applications.put(application);
+  await store.applications.put(application);
   return { application, controllerUrl };
 }

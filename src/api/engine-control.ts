@@ -69,11 +69,11 @@ export function createEngineControl(engine: Engine, options: EngineControlOption
   };
 
   /** The account's live call; 404 when it is unknown or another account's, 409 when ended. */
-  const ownedLive = (accountSid: string, callSid: string): Call => {
+  const ownedLive = async (accountSid: string, callSid: string): Promise<Call> => {
     const live = liveOf(callSid);
     if (live && live.record.accountSid === accountSid) return live;
     if (!live) {
-      const ended = store ? store.calls.get(accountSid, callSid) : engine.getCall(callSid);
+      const ended = store ? await store.calls.get(accountSid, callSid) : engine.getCall(callSid);
       if (ended && ended.accountSid === accountSid) {
         throw new CallControlError('not-live', `call '${callSid}' has ended (${ended.status})`);
       }
@@ -97,7 +97,7 @@ export function createEngineControl(engine: Engine, options: EngineControlOption
       engine.setParty(address, behaviour);
     },
     async sendDigits(accountSid, callSid, digits) {
-      ownedLive(accountSid, callSid);
+      await ownedLive(accountSid, callSid);
       try {
         engine.sendDigits(callSid, digits);
       } catch (err) {
@@ -105,7 +105,7 @@ export function createEngineControl(engine: Engine, options: EngineControlOption
       }
     },
     async sendSpeech(accountSid, callSid, text) {
-      ownedLive(accountSid, callSid);
+      await ownedLive(accountSid, callSid);
       try {
         engine.sendSpeech(callSid, text);
       } catch (err) {
@@ -150,7 +150,7 @@ export function createEngineControl(engine: Engine, options: EngineControlOption
     },
 
     async modifyCall(accountSid: string, callSid: string, p: ModifyCallRequest) {
-      ownedLive(accountSid, callSid);
+      await ownedLive(accountSid, callSid);
       const params: ModifyCallInput = { ChildCallMode: p.childCallMode };
       if (p.url !== undefined) {
         params.Url = p.url;
@@ -183,7 +183,7 @@ export function createEngineControl(engine: Engine, options: EngineControlOption
       } catch (err) {
         translate(err);
       }
-      return copy(ownedLive(accountSid, callSid).record);
+      return copy((await ownedLive(accountSid, callSid)).record);
     },
 
     sim,

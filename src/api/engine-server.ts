@@ -7,7 +7,7 @@ import { createEngine, type Engine, type EngineOptions } from '../engine/engine.
 import { API_VERSION, type RecordSink } from '../engine/records.js';
 import type { NumberConfig } from '../engine/types.js';
 import type { Store } from '../store/ports.js';
-import { createStoreSink } from '../store/sink.js';
+import { createStoreSink, type StoreSink } from '../store/sink.js';
 import { createApp } from './app.js';
 import { createEngineControl } from './engine-control.js';
 import type { CallControl } from './platform/call-control.js';
@@ -71,8 +71,12 @@ export function recordingFileUrl(baseUrl: string, accountSid: string, recordingS
 // remembered for a while so they land with the call's account.
 const REMEMBERED_CALLS = 10_000;
 
-function accountAwareSink(store: Store, engineAccount: () => string): RecordSink {
-  const base = createStoreSink(store);
+function accountAwareSink(
+  store: Store,
+  engineAccount: () => string,
+  onError: ((err: unknown) => void) | undefined,
+): RecordSink & Pick<StoreSink, 'settled'> {
+  const base = createStoreSink(store, onError);
   const owners = new Map<string, string>();
   return {
     ...base,
@@ -90,15 +94,24 @@ function accountAwareSink(store: Store, engineAccount: () => string): RecordSink
   };
 }
 
-function buildEngine(options: EngineAppOptions, baseUrl: () => string): Engine {
+/** An engine writing to the store, and how to wait until its writes have landed. */
+interface StoredEngine {
+  engine: Engine;
+  /** Ends live calls, then waits for every record write (the store may then be closed). */
+  close(): Promise<void>;
+}
+
+async function buildEngine(options: EngineAppOptions, baseUrl: () => string): Promise<StoredEngine> {
   const virtual = options.clock === 'virtual';
+  const accountSid = options.accountSid ?? (await options.store.accounts.list())[0]?.sid;
+  const sink = accountAwareSink(options.store, () => engine.accountSid, options.onError);
   const engine: Engine = createEngine({
     ...options.engine,
     clock: virtual ? 'virtual' : 'real',
     seed: virtual ? options.seed : undefined,
     epoch: virtual ? (options.epoch ?? Math.floor(Date.now() / 1000) * 1000) : undefined,
-    accountSid: options.accountSid ?? options.store.accounts.list()[0]?.sid,
-    sink: accountAwareSink(options.store, () => engine.accountSid),
+    accountSid,
+    sink,
     // The store keeps ended calls; the engine need not.
     retainCalls: false,
     settings: {
@@ -107,15 +120,23 @@ function buildEngine(options: EngineAppOptions, baseUrl: () => string): Engine {
     },
   });
   for (const [number, config] of Object.entries(options.numbers ?? {})) engine.setNumber(number, config);
-  return engine;
+  const close = async () => {
+    try {
+      await engine.close();
+    } finally {
+      await sink.settled();
+    }
+  };
+  return { engine, close };
 }
 
 /**
  * Builds the REST app over a new engine: calls placed through it run on the engine and their
  * calls, recordings (with WAV files), gathers and notifications land in the store.
  */
-export function createEngineApp(options: EngineAppOptions & { baseUrl: string }): EngineApp {
-  const engine = buildEngine(options, () => options.baseUrl);
+export async function createEngineApp(options: EngineAppOptions & { baseUrl: string }): Promise<EngineApp> {
+  const stored = await buildEngine(options, () => options.baseUrl);
+  const { engine } = stored;
   const callControl = createEngineControl(engine, { store: options.store });
   const app = createApp({
     store: options.store,
@@ -127,9 +148,9 @@ export function createEngineApp(options: EngineAppOptions & { baseUrl: string })
   let closing: Promise<void> | undefined;
   const close = async () => {
     try {
-      await engine.close();
+      await stored.close();
     } finally {
-      options.store.close();
+      await options.store.close();
     }
   };
   return {
@@ -156,7 +177,8 @@ export interface EngineServerOptions extends EngineAppOptions {
 /** Serves the REST API over a new engine with @hono/node-server (see {@link createEngineApp}). */
 export async function startEngineServer(options: EngineServerOptions): Promise<EngineServer> {
   let baseUrl = options.baseUrl ?? '';
-  const engine = buildEngine(options, () => baseUrl);
+  const stored = await buildEngine(options, () => baseUrl);
+  const { engine } = stored;
   const callControl = createEngineControl(engine, { store: options.store });
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
@@ -170,19 +192,19 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
       onError: options.onError,
     });
   } catch (err) {
-    await engine.close();
+    await stored.close();
     throw err;
   }
   baseUrl ||= server.url;
   let closing: Promise<void> | undefined;
   const close = async () => {
     try {
-      await engine.close();
+      await stored.close();
     } finally {
       try {
         await server.close();
       } finally {
-        options.store.close();
+        await options.store.close();
       }
     }
   };

@@ -16,11 +16,11 @@ export interface EnsuredAccount {
  * Makes sure the store has the account to serve. Given a sid and token, that account is created
  * or its token updated; given neither, the oldest account is used, or one is created.
  */
-export function ensureAccount(
+export async function ensureAccount(
   store: Store,
   given: { sid?: string; authToken?: string },
   now: () => number = Date.now,
-): EnsuredAccount {
+): Promise<EnsuredAccount> {
   if ((given.sid === undefined) !== (given.authToken === undefined)) {
     throw new Error('give both the account sid and the auth token, or neither');
   }
@@ -28,7 +28,7 @@ export function ensureAccount(
     if (!ACCOUNT_SID_PATTERN.test(given.sid))
       throw new Error(`account sid must be AC followed by 32 hex digits, got ${given.sid}`);
     if (given.authToken.length < 8) throw new Error('auth token must be at least 8 characters');
-    const existing = store.accounts.get(given.sid);
+    const existing = await store.accounts.get(given.sid);
     const t = now();
     const account: AccountRecord = existing
       ? {
@@ -43,10 +43,10 @@ export function ensureAccount(
           dateCreated: t,
           dateUpdated: t,
         };
-    store.accounts.put(account);
+    await store.accounts.put(account);
     return { account, created: !existing };
   }
-  const first = store.accounts.list()[0];
+  const first = (await store.accounts.list())[0];
   if (first) return { account: first, created: false };
   const t = now();
   const account: AccountRecord = {
@@ -56,7 +56,7 @@ export function ensureAccount(
     dateCreated: t,
     dateUpdated: t,
   };
-  store.accounts.put(account);
+  await store.accounts.put(account);
   return { account, created: true };
 }
 

@@ -18,7 +18,8 @@ const owned = <T extends { accountSid: string }>(item: T | undefined, accountSid
 
 /**
  * An in-memory store: the library's default. Records are copied in and out, so callers can
- * never change a stored record by mutating an object they hold.
+ * never change a stored record by mutating an object they hold. Every operation completes
+ * before its promise is returned, so writes and reads keep the order they were made in.
  */
 export function createMemoryStore(): Store {
   const accounts = new Map<string, AccountRecord>();
@@ -41,20 +42,20 @@ export function createMemoryStore(): Store {
 
   return {
     accounts: {
-      put: (a) => void accounts.set(a.sid, { ...a }),
-      get: (sid) => {
+      put: async (a) => void accounts.set(a.sid, { ...a }),
+      get: async (sid) => {
         const a = accounts.get(sid);
         return a && { ...a };
       },
-      list: () => [...accounts.values()].sort(byCreation).map((a) => ({ ...a })),
+      list: async () => [...accounts.values()].sort(byCreation).map((a) => ({ ...a })),
     },
     calls: {
-      put: (c) => putCall(c),
-      putMany: (cs) => {
+      put: async (c) => putCall(c),
+      putMany: async (cs) => {
         for (const c of cs) putCall(c);
       },
-      get: (accountSid, sid) => owned(calls.get(sid), accountSid),
-      list: (q) => {
+      get: async (accountSid, sid) => owned(calls.get(sid), accountSid),
+      list: async (q) => {
         const page = pageOf(
           calls.values(),
           q,
@@ -64,22 +65,22 @@ export function createMemoryStore(): Store {
         const total = q.countLimit === undefined ? page.total : Math.min(page.total, q.countLimit);
         return { ...page, items: page.items.map((c) => structuredClone(c)), total };
       },
-      listLive: () =>
+      listLive: async () =>
         [...calls.values()].filter((c) => !TERMINAL_STATUSES.has(c.status)).map((c) => structuredClone(c)),
-      version: (accountSid) => callVersions.get(accountSid) ?? 0,
+      version: async (accountSid) => callVersions.get(accountSid) ?? 0,
     },
     recordings: {
-      put: (r, wav) => void recordings.set(r.sid, { record: { ...r }, wav: Uint8Array.from(wav) }),
-      get: (accountSid, sid) => owned(recordings.get(sid)?.record, accountSid),
-      wav: (accountSid, sid) => {
+      put: async (r, wav) => void recordings.set(r.sid, { record: { ...r }, wav: Uint8Array.from(wav) }),
+      get: async (accountSid, sid) => owned(recordings.get(sid)?.record, accountSid),
+      wav: async (accountSid, sid) => {
         const entry = recordings.get(sid);
         return entry && entry.record.accountSid === accountSid ? Uint8Array.from(entry.wav) : undefined;
       },
-      delete: (accountSid, sid) => {
+      delete: async (accountSid, sid) => {
         if (!owned(recordings.get(sid)?.record, accountSid)) return false;
         return recordings.delete(sid);
       },
-      list: (q) => {
+      list: async (q) => {
         const page = pageOf(
           [...recordings.values()].map((e) => e.record),
           q,
@@ -90,28 +91,28 @@ export function createMemoryStore(): Store {
       },
     },
     gathers: {
-      put: (g) => void gathers.set(g.sid, { ...g }),
-      get: (accountSid, kind, sid) => {
+      put: async (g) => void gathers.set(g.sid, { ...g }),
+      get: async (accountSid, kind, sid) => {
         const g = owned(gathers.get(sid), accountSid);
         return g && g.kind === kind ? g : undefined;
       },
-      list: (q) => {
+      list: async (q) => {
         const page = pageOf(gathers.values(), q, (g) => gatherMatches(q, g), byCreation);
         return { ...page, items: page.items.map((g) => ({ ...g })) };
       },
     },
     notifications: {
-      put: (n) => void notifications.set(n.sid, { ...n }),
-      get: (accountSid, sid) => owned(notifications.get(sid), accountSid),
-      list: (q) => {
+      put: async (n) => void notifications.set(n.sid, { ...n }),
+      get: async (accountSid, sid) => owned(notifications.get(sid), accountSid),
+      list: async (q) => {
         const page = pageOf(notifications.values(), q, (n) => notificationMatches(q, n), byCreation);
         return { ...page, items: page.items.map((n) => ({ ...n })) };
       },
     },
     applications: {
-      put: (a) => void applications.set(a.sid, { ...a }),
-      get: (accountSid, sid) => owned(applications.get(sid), accountSid),
+      put: async (a) => void applications.set(a.sid, { ...a }),
+      get: async (accountSid, sid) => owned(applications.get(sid), accountSid),
     },
-    close: () => {},
+    close: async () => {},
   };
 }

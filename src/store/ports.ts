@@ -1,7 +1,8 @@
 /**
- * Repository ports. Every implementation (memory, SQLite) answers the same synchronous calls,
- * so the engine's record sink and the REST adapters work over either. A record is always
- * read through its owning account: a sid of another account reads as absent.
+ * Repository ports. Every implementation (memory, SQLite, PostgreSQL) answers the same
+ * asynchronous calls, so the engine's record sink and the REST adapters work over any of them.
+ * A record is always read through its owning account: a sid of another account reads as absent.
+ * A read that follows a write through the same store sees that write.
  */
 import type { CallRecord, GatherRecord, NotificationRecord, RecordingRecord } from '../engine/records.js';
 import type {
@@ -16,56 +17,56 @@ import type {
 
 export interface AccountRepository {
   /** Inserts or replaces the account. */
-  put(account: AccountRecord): void;
-  get(sid: string): AccountRecord | undefined;
+  put(account: AccountRecord): Promise<void>;
+  get(sid: string): Promise<AccountRecord | undefined>;
   /** All accounts, oldest first. */
-  list(): AccountRecord[];
+  list(): Promise<AccountRecord[]>;
 }
 
 export interface CallRepository {
   /** Inserts the call or replaces it (the engine reports every change). */
-  put(call: CallRecord): void;
+  put(call: CallRecord): Promise<void>;
   /** Inserts or replaces many calls in one transaction. */
-  putMany(calls: readonly CallRecord[]): void;
-  get(accountSid: string, sid: string): CallRecord | undefined;
-  list(query: CallQuery): Page<CallRecord>;
+  putMany(calls: readonly CallRecord[]): Promise<void>;
+  get(accountSid: string, sid: string): Promise<CallRecord | undefined>;
+  list(query: CallQuery): Promise<Page<CallRecord>>;
   /** Calls of every account that are not in a terminal status. */
-  listLive(): CallRecord[];
+  listLive(): Promise<CallRecord[]>;
   /**
    * A number that changes whenever the account's calls may have changed: any write through this
    * repository that touches them (and, over SQLite, any commit by another connection). Lets a
    * reader keep what it derived from them until then. Optional: without it nothing is kept.
    */
-  version?(accountSid: string): number;
+  version?(accountSid: string): Promise<number>;
 }
 
 export interface RecordingRepository {
   /** Stores the record and its complete WAV file. */
-  put(recording: RecordingRecord, wav: Uint8Array): void;
-  get(accountSid: string, sid: string): RecordingRecord | undefined;
+  put(recording: RecordingRecord, wav: Uint8Array): Promise<void>;
+  get(accountSid: string, sid: string): Promise<RecordingRecord | undefined>;
   /** The WAV bytes, or undefined when the recording does not exist for this account. */
-  wav(accountSid: string, sid: string): Uint8Array | undefined;
+  wav(accountSid: string, sid: string): Promise<Uint8Array | undefined>;
   /** Removes the record and its file; false when there was none. */
-  delete(accountSid: string, sid: string): boolean;
-  list(query: RecordingQuery): Page<RecordingRecord>;
+  delete(accountSid: string, sid: string): Promise<boolean>;
+  list(query: RecordingQuery): Promise<Page<RecordingRecord>>;
 }
 
 export interface GatherRepository {
-  put(gather: GatherRecord): void;
-  get(accountSid: string, kind: GatherRecord['kind'], sid: string): GatherRecord | undefined;
-  list(query: GatherQuery): Page<GatherRecord>;
+  put(gather: GatherRecord): Promise<void>;
+  get(accountSid: string, kind: GatherRecord['kind'], sid: string): Promise<GatherRecord | undefined>;
+  list(query: GatherQuery): Promise<Page<GatherRecord>>;
 }
 
 export interface NotificationRepository {
-  put(notification: NotificationRecord): void;
+  put(notification: NotificationRecord): Promise<void>;
   /** The account's notification; undefined for a sid of another account. */
-  get(accountSid: string, sid: string): NotificationRecord | undefined;
-  list(query: NotificationQuery): Page<NotificationRecord>;
+  get(accountSid: string, sid: string): Promise<NotificationRecord | undefined>;
+  list(query: NotificationQuery): Promise<Page<NotificationRecord>>;
 }
 
 export interface ApplicationRepository {
-  put(application: ApplicationRecord): void;
-  get(accountSid: string, sid: string): ApplicationRecord | undefined;
+  put(application: ApplicationRecord): Promise<void>;
+  get(accountSid: string, sid: string): Promise<ApplicationRecord | undefined>;
 }
 
 /** Every repository of one backing store. */
@@ -77,5 +78,5 @@ export interface Store {
   readonly notifications: NotificationRepository;
   readonly applications: ApplicationRepository;
   /** Releases files and handles; the store must not be used afterwards. */
-  close(): void;
+  close(): Promise<void>;
 }

@@ -10,9 +10,13 @@ export const INTERRUPTED_CALL_CODE = 'rcml.call-interrupted';
  * `failed`, both ending `now` with their duration; each gets a warning notification.
  * Returns the calls it closed.
  */
-export function closeInterruptedCalls(store: Store, now: number, sid: SidFactory): CallRecord[] {
+export async function closeInterruptedCalls(
+  store: Store,
+  now: number,
+  sid: SidFactory,
+): Promise<CallRecord[]> {
   const closed: CallRecord[] = [];
-  for (const call of store.calls.listLive()) {
+  for (const call of await store.calls.listLive()) {
     const answered = call.startTime !== undefined;
     const endTime = Math.max(now, call.startTime ?? now);
     const updated: CallRecord = {
@@ -22,8 +26,8 @@ export function closeInterruptedCalls(store: Store, now: number, sid: SidFactory
       duration: answered ? Math.ceil((endTime - (call.startTime as number)) / 1000) : 0,
       dateUpdated: now,
     };
-    store.calls.put(updated);
-    store.notifications.put({
+    await store.calls.put(updated);
+    await store.notifications.put({
       sid: sid('NO'),
       accountSid: call.accountSid,
       callSid: call.sid,

@@ -30,7 +30,7 @@ function counting(store: Store) {
   return { store: { ...store, calls, close: () => store.close() } as Store, asked };
 }
 
-const kinds: Array<[string, () => Store]> = [
+const kinds: Array<[string, () => Store | Promise<Store>]> = [
   ['memory', () => createMemoryStore()],
   ['sqlite', () => openSqliteStore({ dir: tempDir() })],
 ];
@@ -39,9 +39,9 @@ type Body = { total: number; calls: Array<{ sid: string; status: string }> };
 
 describe.each(kinds)('Calls list pages over a %s store', (_name, open) => {
   it('are rendered once while the calls stay unchanged, again after any write to them', async () => {
-    const { store, asked } = counting(open());
-    const h = setup(undefined, store);
-    h.store.calls.putMany([call(1), call(2, { to: '+3' })]);
+    const { store, asked } = counting(await open());
+    const h = await setup(undefined, store);
+    await h.store.calls.putMany([call(1), call(2, { to: '+3' })]);
     const list = async (query = '') => (await h.json(`${ROOT_A}/Calls.json${query}`)).body as unknown as Body;
 
     expect((await list()).total).toBe(2);
@@ -54,42 +54,42 @@ describe.each(kinds)('Calls list pages over a %s store', (_name, open) => {
     expect(asked.lists).toBe(3);
 
     // Another account's write leaves the page alone.
-    h.store.calls.put(call(50, { accountSid: ACCOUNT_B }));
+    await h.store.calls.put(call(50, { accountSid: ACCOUNT_B }));
     await list();
     expect(asked.lists).toBe(3);
 
     // A new call, and a changed call, show at once.
-    h.store.calls.put(call(3));
+    await h.store.calls.put(call(3));
     expect((await list()).total).toBe(3);
-    h.store.calls.putMany([call(1, { status: 'busy' })]);
+    await h.store.calls.putMany([call(1, { status: 'busy' })]);
     expect((await list()).calls[0].status).toBe('busy');
     expect((await list('?To=%2B3')).calls.map((c) => c.sid)).toEqual([call(2).sid]);
     expect(asked.lists).toBe(6);
-    store.close();
+    await store.close();
   });
 
   it('never keeps an error', async () => {
-    const { store, asked } = counting(open());
-    const h = setup(undefined, store);
+    const { store, asked } = counting(await open());
+    const h = await setup(undefined, store);
     expect((await h.json(`${ROOT_A}/Calls.json?PageSize=0`)).status).toBe(400);
     expect((await h.json(`${ROOT_A}/Calls.json?PageSize=0`)).status).toBe(400);
     expect((await h.json(`${ROOT_A}/Calls.json`, { auth: null })).status).toBe(401);
     expect(asked.lists).toBe(0);
-    store.close();
+    await store.close();
   });
 });
 
 describe('Calls list pages over SQLite', () => {
   it('show calls another process committed to the same database', async () => {
     const dir = tempDir();
-    const h = setup(undefined, openSqliteStore({ dir }));
-    h.store.calls.put(call(1));
+    const h = await setup(undefined, await openSqliteStore({ dir }));
+    await h.store.calls.put(call(1));
     const total = async () => ((await h.json(`${ROOT_A}/Calls.json`)).body as unknown as Body).total;
     expect(await total()).toBe(1);
-    const other = openSqliteStore({ dir });
-    other.calls.put(call(2));
-    other.close();
+    const other = await openSqliteStore({ dir });
+    await other.calls.put(call(2));
+    await other.close();
     expect(await total()).toBe(2);
-    h.store.close();
+    await h.store.close();
   });
 });

@@ -5,9 +5,9 @@ import { ROOT_A, setup } from './harness.js';
 
 type CallJson = Record<string, unknown> & { sid: string; duration: number; to: string; status: string };
 
-function seeded() {
-  const h = setup();
-  h.store.calls.putMany([
+async function seeded() {
+  const h = await setup();
+  await h.store.calls.putMany([
     ...Array.from({ length: 7 }, (_, i) =>
       call(i + 1, {
         to: i % 2 === 0 ? '+3' : '+4',
@@ -27,7 +27,7 @@ const sids = (body: Record<string, unknown>) => (body.calls as CallJson[]).map((
 
 describe('GET Calls', () => {
   it('lists the account calls in the SPEC envelope', async () => {
-    const { json } = seeded();
+    const { json } = await seeded();
     const { status, body } = await json(`${ROOT_A}/Calls.json`);
     expect(status).toBe(200);
     expect(body).toMatchObject({
@@ -59,7 +59,7 @@ describe('GET Calls', () => {
   });
 
   it('serves the same list without the /platform prefix', async () => {
-    const { json } = seeded();
+    const { json } = await seeded();
     const { body } = await json(`/2012-04-24/Accounts/${ACCOUNT_A}/Calls.json`);
     expect(body.total).toBe(7);
   });
@@ -79,7 +79,7 @@ describe('GET Calls', () => {
     ['StartTime=2024-03-06', []],
     ['To=%2B3&Status=completed', [1, 3, 5]],
   ])('filters %s', async (query, expected) => {
-    const { json } = seeded();
+    const { json } = await seeded();
     const { status, body } = await json(`${ROOT_A}/Calls.json?${query}`);
     expect(status).toBe(200);
     expect(sids(body)).toEqual(expected.map((n) => call(n).sid));
@@ -94,7 +94,7 @@ describe('GET Calls', () => {
     ['From:desc', 'from', 'desc'],
     ['DateCreated:desc', 'date_created', 'desc'],
   ])('sorts by %s', async (sortBy, field, order) => {
-    const { json } = seeded();
+    const { json } = await seeded();
     const { body } = await json(`${ROOT_A}/Calls.json?SortBy=${sortBy}`);
     const calls = body.calls as CallJson[];
     const values =
@@ -106,7 +106,7 @@ describe('GET Calls', () => {
   });
 
   it('pages with links, AfterSid in the next link, and a Limit cap', async () => {
-    const { json } = seeded();
+    const { json } = await seeded();
     const p0 = (await json(`${ROOT_A}/Calls.json?PageSize=3&To=%2B3`)).body;
     expect(p0).toMatchObject({ page: 0, num_pages: 2, page_size: 3, total: 4, start: '0', end: '2' });
     expect(p0.next_page_uri).toBe(`${ROOT_A}/Calls.json?To=%2B3&Page=1&PageSize=3&AfterSid=${call(5).sid}`);
@@ -123,11 +123,11 @@ describe('GET Calls', () => {
   });
 
   it('starts the page after AfterSid, so following next links neither repeats nor skips calls', async () => {
-    const { json, store } = seeded();
+    const { json, store } = await seeded();
     const p0 = (await json(`${ROOT_A}/Calls.json?To=%2B3&SortBy=DateCreated:desc&PageSize=2`)).body;
     expect(sids(p0)).toEqual([call(7).sid, call(5).sid]);
     // A newer call arrives: it sorts first and shifts every position by one.
-    store.calls.put(call(8, { to: '+3' }));
+    await store.calls.put(call(8, { to: '+3' }));
     const p1 = (await json(p0.next_page_uri as string)).body;
     expect(sids(p1)).toEqual([call(3).sid, call(1).sid]);
     expect(p1).toMatchObject({ page: 1, total: 5, start: '3', end: '4' });
@@ -147,7 +147,7 @@ describe('GET Calls', () => {
   });
 
   it('renders XML with the SPEC attribute names, also by default without a suffix', async () => {
-    const { request } = seeded();
+    const { request } = await seeded();
     for (const path of [`${ROOT_A}/Calls.xml?PageSize=2`, `${ROOT_A}/Calls?PageSize=2`]) {
       const res = await request(path);
       expect(res.headers.get('Content-Type')).toContain('application/xml');
@@ -178,7 +178,7 @@ describe('GET Calls', () => {
     ['SortBy=Price:asc', 'SortBy'],
     ['SortBy=Duration:up', 'SortBy'],
   ])('answers 400 naming the parameter for %s', async (query, parameter) => {
-    const { json, errors } = seeded();
+    const { json, errors } = await seeded();
     const { status, body } = await json(`${ROOT_A}/Calls.json?${query}`);
     expect(status).toBe(400);
     expect(body.parameter).toBe(parameter);
@@ -189,7 +189,7 @@ describe('GET Calls', () => {
 
 describe('GET Calls/{CallSid}', () => {
   it('returns one call as JSON or XML', async () => {
-    const { json, request } = seeded();
+    const { json, request } = await seeded();
     const { status, body } = await json(`${ROOT_A}/Calls/${call(2).sid}.json`);
     expect(status).toBe(200);
     expect(body).toMatchObject({ sid: call(2).sid, end_time: '2024-03-05T12:00:13.000Z', duration: 5 });
@@ -198,7 +198,7 @@ describe('GET Calls/{CallSid}', () => {
   });
 
   it('answers 404 for unknown sids and for calls of another account', async () => {
-    const { json } = seeded();
+    const { json } = await seeded();
     expect((await json(`${ROOT_A}/Calls/CAnope.json`)).status).toBe(404);
     const other = await json(`${ROOT_A}/Calls/${call(50).sid}.json`);
     expect(other.status).toBe(404);
@@ -206,8 +206,8 @@ describe('GET Calls/{CallSid}', () => {
   });
 
   it('renders empty start and end times for a call not yet answered', async () => {
-    const { json, store } = seeded();
-    store.calls.put(
+    const { json, store } = await seeded();
+    await store.calls.put(
       call(60, { status: 'ringing', startTime: undefined, endTime: undefined, duration: undefined }),
     );
     const { body } = await json(`${ROOT_A}/Calls/${call(60).sid}.json`);

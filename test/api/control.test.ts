@@ -28,18 +28,18 @@ function double(store: () => Store) {
         endTime: undefined,
         duration: undefined,
       });
-      store().calls.put(c);
+      await store().calls.put(c);
       return c;
     },
     modifyCall: async (accountSid, sid, p: ModifyCallRequest) => {
       seen.push(['modify', p]);
-      const c = store().calls.get(accountSid, sid) as CallRecord;
+      const c = (await store().calls.get(accountSid, sid)) as CallRecord;
       if (c.status === 'completed') throw new CallControlError('not-live', `call ${sid} is not live`);
       return { ...c, status: p.status ?? c.status };
     },
     muteParticipant: async (accountSid, conf, sid, mute) => {
       seen.push(['mute', { conf, sid, mute }]);
-      return store().calls.get(accountSid, sid) as CallRecord;
+      return (await store().calls.get(accountSid, sid)) as CallRecord;
     },
     sim: {
       incomingCall: async (accountSid, p) => {
@@ -51,7 +51,7 @@ function double(store: () => Store) {
           to: p.to,
           status: 'ringing',
         });
-        store().calls.put(c);
+        await store().calls.put(c);
         return c;
       },
       setParty: async (_a, address, b: PartyBehaviour) => void seen.push(['party', { address, ...b }]),
@@ -66,17 +66,17 @@ function double(store: () => Store) {
   return { control, seen };
 }
 
-function withDouble() {
+async function withDouble() {
   let store: Store | undefined;
   const d = double(() => store as Store);
-  const h = setup(d.control);
+  const h = await setup(d.control);
   store = h.store;
   return { ...h, seen: d.seen };
 }
 
 describe('POST Calls', () => {
   it('validates the form and passes typed parameters to the engine', async () => {
-    const { json, form, seen } = withDouble();
+    const { json, form, seen } = await withDouble();
     const { status, body } = await json(
       `${ROOT_A}/Calls.json`,
       form({
@@ -128,7 +128,7 @@ describe('POST Calls', () => {
     ],
     [{ From: '+1', To: '+2', Url: 'http://x/', FallbackUrl: 'nope' }, 'FallbackUrl'],
   ])('answers 400 naming the field for %j', async (fields, parameter) => {
-    const { json, form, seen } = withDouble();
+    const { json, form, seen } = await withDouble();
     const { status, body } = await json(`${ROOT_A}/Calls.json`, form(fields as Record<string, string>));
     expect(status).toBe(400);
     expect(body.parameter).toBe(parameter);
@@ -136,7 +136,7 @@ describe('POST Calls', () => {
   });
 
   it('accepts client: destinations and explicit events', async () => {
-    const { json, form, seen } = withDouble();
+    const { json, form, seen } = await withDouble();
     const res = await json(
       `${ROOT_A}/Calls.json`,
       form({
@@ -156,7 +156,7 @@ describe('POST Calls', () => {
   });
 
   it('refuses malformed bodies', async () => {
-    const { request } = withDouble();
+    const { request } = await withDouble();
     const bad = await request(`${ROOT_A}/Calls.json`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -174,8 +174,8 @@ describe('POST Calls', () => {
 
 describe('POST Calls/{CallSid} (modify)', () => {
   it('modifies through both path spellings, mapping MoveConnectedCallLeg', async () => {
-    const { json, form, store, seen } = withDouble();
-    store.calls.put(call(1, { status: 'in-progress' }));
+    const { json, form, store, seen } = await withDouble();
+    await store.calls.put(call(1, { status: 'in-progress' }));
     const a = await json(`${ROOT_A}/Calls/${call(1).sid}.json`, form({ Status: 'completed' }));
     expect(a).toMatchObject({ status: 200, body: { status: 'completed' } });
     const b = await json(
@@ -190,10 +190,10 @@ describe('POST Calls/{CallSid} (modify)', () => {
   });
 
   it('answers 400, 404 and the engine refusal (409) clearly', async () => {
-    const { json, form, store } = withDouble();
-    store.calls.put(call(1, { status: 'in-progress' }));
-    store.calls.put(call(2));
-    store.calls.put(call(3, { accountSid: ACCOUNT_B, status: 'in-progress' }));
+    const { json, form, store } = await withDouble();
+    await store.calls.put(call(1, { status: 'in-progress' }));
+    await store.calls.put(call(2));
+    await store.calls.put(call(3, { accountSid: ACCOUNT_B, status: 'in-progress' }));
     expect((await json(`${ROOT_A}/Calls/${call(1).sid}.json`, form({}))).status).toBe(400);
     expect(
       (await json(`${ROOT_A}/Calls/${call(1).sid}.json`, form({ Status: 'paused' }))).body.parameter,
@@ -215,8 +215,8 @@ describe('POST Calls/{CallSid} (modify)', () => {
 
 describe('conference participant mute', () => {
   it('passes Mute to the engine and validates it', async () => {
-    const { json, form, store, seen } = withDouble();
-    store.calls.put(call(1, { status: 'in-progress' }));
+    const { json, form, store, seen } = await withDouble();
+    await store.calls.put(call(1, { status: 'in-progress' }));
     const path = `${ROOT_A}/Conferences/CF1/Participants/${call(1).sid}.json`;
     expect((await json(path, form({ Mute: 'true' }))).status).toBe(200);
     expect(seen).toEqual([['mute', { conf: 'CF1', sid: call(1).sid, mute: true }]]);
@@ -229,7 +229,7 @@ describe('conference participant mute', () => {
 
 describe('/sim extension', () => {
   it('places inbound calls, sets parties, sends digits and speech, advances the clock', async () => {
-    const { json, form, seen } = withDouble();
+    const { json, form, seen } = await withDouble();
     const placed = await json('/sim/Calls', form({ From: '+1', To: '+2' }));
     expect(placed).toMatchObject({ status: 200, body: { direction: 'inbound', from: '+1', to: '+2' } });
     const sid = placed.body.sid as string;
@@ -253,8 +253,8 @@ describe('/sim extension', () => {
   });
 
   it('validates input and keeps accounts apart', async () => {
-    const { json, form, store } = withDouble();
-    store.calls.put(call(1, { accountSid: ACCOUNT_B, status: 'in-progress' }));
+    const { json, form, store } = await withDouble();
+    await store.calls.put(call(1, { accountSid: ACCOUNT_B, status: 'in-progress' }));
     expect((await json('/sim/Calls', form({ From: '+1' }))).body.parameter).toBe('To');
     expect((await json(`/sim/Calls/${call(1).sid}/Digits`, form({ Digits: '1' }))).status).toBe(404);
     const bad = await json('/sim/Parties', {
@@ -270,8 +270,8 @@ describe('/sim extension', () => {
 
 describe('without a call engine', () => {
   it('answers 501 with a clear message on call operations and /sim', async () => {
-    const { json, form, store } = setup();
-    store.calls.put(call(1, { status: 'in-progress' }));
+    const { json, form, store } = await setup();
+    await store.calls.put(call(1, { status: 'in-progress' }));
     const create = await json(`${ROOT_A}/Calls.json`, form({ From: '+1', To: '+2', Url: 'http://x/' }));
     expect(create).toMatchObject({ status: 501, body: { code: 'no-call-engine' } });
     expect(create.body.message).toMatch(/without a call engine/);

@@ -20,12 +20,12 @@ afterEach(async () => {
 });
 
 /** The REST app over a real engine on the virtual clock, a memory store, accounts A and B. */
-function server(clock: 'virtual' | 'real' = 'virtual') {
+async function server(clock: 'virtual' | 'real' = 'virtual') {
   const store = createMemoryStore();
-  store.accounts.put(account(ACCOUNT_A));
-  store.accounts.put(account(ACCOUNT_B));
+  await store.accounts.put(account(ACCOUNT_A));
+  await store.accounts.put(account(ACCOUNT_B));
   const errors: unknown[] = [];
-  const built = createEngineApp({
+  const built = await createEngineApp({
     store,
     baseUrl: BASE,
     clock,
@@ -76,9 +76,9 @@ function server(clock: 'virtual' | 'real' = 'virtual') {
 
 describe('engine-backed REST API', () => {
   it('runs a placed call and lists its call, gather and recording records', async () => {
-    const s = server();
+    const s = await server();
     const sid = await s.place('http://app.test/ivr');
-    expect(s.store.calls.get(ACCOUNT_A, sid)?.status).toBe('queued');
+    expect((await s.store.calls.get(ACCOUNT_A, sid))?.status).toBe('queued');
     await s.advance(1);
     expect((await s.call(`/sim/Calls/${sid}/Digits`, { Digits: '1' })).status).toBe(200);
     await s.advance(10);
@@ -99,7 +99,7 @@ describe('engine-backed REST API', () => {
   });
 
   it('redirects a live call with Url', async () => {
-    const s = server();
+    const s = await server();
     const sid = await s.place('http://app.test/wait');
     await s.advance(1);
     const res = await s.call(`${ROOT_A}/Calls/${sid}.json`, { Url: 'http://app.test/bye' });
@@ -107,23 +107,23 @@ describe('engine-backed REST API', () => {
     expect(res.body.status).toBe('in-progress');
     await s.advance(5);
     expect(s.requested).toEqual(['/wait', '/bye']);
-    expect(s.store.calls.get(ACCOUNT_A, sid)).toMatchObject({ status: 'completed', duration: 2 });
+    expect(await s.store.calls.get(ACCOUNT_A, sid)).toMatchObject({ status: 'completed', duration: 2 });
   });
 
   it('hangs up with Status=completed and refuses to modify an ended call', async () => {
-    const s = server();
+    const s = await server();
     const sid = await s.place('http://app.test/wait');
     await s.advance(1);
     const done = await s.call(`${ROOT_A}/Calls.json/${sid}`, { Status: 'completed' });
     expect(done.body.status).toBe('completed');
-    expect(s.store.calls.get(ACCOUNT_A, sid)?.status).toBe('completed');
+    expect((await s.store.calls.get(ACCOUNT_A, sid))?.status).toBe('completed');
     const again = await s.call(`${ROOT_A}/Calls/${sid}.json`, { Status: 'completed' });
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('not-live');
   });
 
   it('cancels only a call that has not been answered', async () => {
-    const s = server();
+    const s = await server();
     const answered = await s.place('http://app.test/wait');
     const slowParty = await s.app.fetch(
       new Request(`${BASE}/sim/Parties`, {
@@ -139,11 +139,11 @@ describe('engine-backed REST API', () => {
     expect(kept.body.status).toBe('in-progress');
     const canceled = await s.call(`${ROOT_A}/Calls/${ringing}.json`, { Status: 'canceled' });
     expect(canceled.body.status).toBe('canceled');
-    expect(s.store.calls.get(ACCOUNT_A, ringing)?.status).toBe('canceled');
+    expect((await s.store.calls.get(ACCOUNT_A, ringing))?.status).toBe('canceled');
   });
 
   it('mutes a conference participant of the account only', async () => {
-    const s = server();
+    const s = await server();
     const first = await s.place('http://app.test/room');
     await s.place('http://app.test/room', '+15553333');
     await s.advance(2);
@@ -162,7 +162,7 @@ describe('engine-backed REST API', () => {
   });
 
   it('keeps accounts apart', async () => {
-    const s = server();
+    const s = await server();
     const sid = await s.place('http://app.test/wait');
     await s.advance(1);
     expect((await s.call(`${ROOT_B}/Calls/${sid}.json`, undefined, AUTH_B)).status).toBe(404);
@@ -179,14 +179,14 @@ describe('engine-backed REST API', () => {
       }),
     ).rejects.toMatchObject({ code: 'not-found' });
     await expect(s.callControl.sim?.sendDigits(ACCOUNT_B, sid, '1')).rejects.toBeInstanceOf(CallControlError);
-    expect(s.store.calls.get(ACCOUNT_A, sid)?.status).toBe('in-progress');
+    expect((await s.store.calls.get(ACCOUNT_A, sid))?.status).toBe('in-progress');
     const other = await s.place('http://app.test/wait', '+15552222', 'B');
-    expect(s.store.calls.get(ACCOUNT_B, other)?.accountSid).toBe(ACCOUNT_B);
+    expect((await s.store.calls.get(ACCOUNT_B, other))?.accountSid).toBe(ACCOUNT_B);
     expect((await s.call(`${ROOT_A}/Calls.json`)).body.calls).toHaveLength(1);
   });
 
   it("files a notification reported after the call ended under the call's account", async () => {
-    const s = server();
+    const s = await server();
     const res = await s.call(
       `${ROOT_B}/Calls.json`,
       { From: '+1', To: '+2', Url: 'http://app.test/bye', StatusCallback: 'http://app.test/broken' },
@@ -194,13 +194,13 @@ describe('engine-backed REST API', () => {
     );
     await s.advance(5);
     expect(s.requested).toEqual(['/bye', '/broken']);
-    const notes = s.store.notifications.list({ accountSid: ACCOUNT_B, offset: 0, limit: 10 }).items;
+    const notes = (await s.store.notifications.list({ accountSid: ACCOUNT_B, offset: 0, limit: 10 })).items;
     expect(notes).toMatchObject([{ code: '11205', callSid: res.body.sid }]);
-    expect(s.store.notifications.list({ accountSid: ACCOUNT_A, offset: 0, limit: 10 }).total).toBe(0);
+    expect((await s.store.notifications.list({ accountSid: ACCOUNT_A, offset: 0, limit: 10 })).total).toBe(0);
   });
 
   it('places inbound calls through /sim and reports the engine clock', async () => {
-    const s = server();
+    const s = await server();
     const res = await s.call('/sim/Calls', { From: '+15551111', To: '+15550100' }, AUTH_B);
     expect(res.status).toBe(200);
     const sid = res.body.sid as string;
@@ -209,17 +209,19 @@ describe('engine-backed REST API', () => {
     expect(now.body.now).toBe('2024-03-05T12:00:01.500Z');
     await s.call(`/sim/Calls/${sid}/Digits`, { Digits: '1' }, AUTH_B);
     await s.advance(10);
-    expect(s.store.calls.get(ACCOUNT_B, sid)?.status).toBe('completed');
-    expect(s.store.recordings.list({ accountSid: ACCOUNT_B, offset: 0, limit: 10 }).items).toHaveLength(1);
+    expect((await s.store.calls.get(ACCOUNT_B, sid))?.status).toBe('completed');
+    expect(
+      (await s.store.recordings.list({ accountSid: ACCOUNT_B, offset: 0, limit: 10 })).items,
+    ).toHaveLength(1);
     // An unrouted number fails the call; its notification belongs to the caller's account.
     const lost = await s.call('/sim/Calls', { From: '+15551111', To: '+15559999' }, AUTH_B);
     expect(lost.body.status).toBe('failed');
-    const notes = s.store.notifications.list({ accountSid: ACCOUNT_B, offset: 0, limit: 10 }).items;
+    const notes = (await s.store.notifications.list({ accountSid: ACCOUNT_B, offset: 0, limit: 10 })).items;
     expect(notes.map((n) => n.code)).toEqual(['engine.unknown-number']);
   });
 
   it('refuses advancing a real clock with 409', async () => {
-    const s = server('real');
+    const s = await server('real');
     const res = await s.advance(1);
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('clock-not-virtual');
@@ -227,7 +229,7 @@ describe('engine-backed REST API', () => {
   });
 
   it('maps engine refusals to port errors naming the field', async () => {
-    const s = server();
+    const s = await server();
     const request = {
       from: '+1',
       to: '+2',

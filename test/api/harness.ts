@@ -14,9 +14,9 @@ export const AUTH_A = basic(ACCOUNT_A, account(ACCOUNT_A).authToken);
 export const AUTH_B = basic(ACCOUNT_B, account(ACCOUNT_B).authToken);
 
 /** An app over a memory store with accounts A and B. */
-export function setup(callControl?: CallControl, store: Store = createMemoryStore()) {
-  store.accounts.put(account(ACCOUNT_A));
-  store.accounts.put(account(ACCOUNT_B));
+export async function setup(callControl?: CallControl, store: Store = createMemoryStore()) {
+  await store.accounts.put(account(ACCOUNT_A));
+  await store.accounts.put(account(ACCOUNT_B));
   const errors: unknown[] = [];
   const app = createApp({
     store,

@@ -23,7 +23,7 @@ function tempDir(): string {
   return d;
 }
 
-const stores: Array<[string, () => Store]> = [
+const stores: Array<[string, () => Store | Promise<Store>]> = [
   ['memory', () => createMemoryStore()],
   ['sqlite', () => openSqliteStore({ dir: tempDir() })],
 ];
@@ -60,16 +60,16 @@ const sidsOf = (body: Record<string, unknown>) =>
   (body.notifications as Array<{ sid: string }>).map((n) => n.sid);
 
 describe.each(stores)('Notifications over the %s store', (_name, open) => {
-  function seeded() {
-    const h = setup(undefined, open());
+  async function seeded() {
+    const h = await setup(undefined, await open());
     opened.push(h.store);
-    h.store.calls.putMany([call(1), call(2), callB]);
-    for (const n of SEED) h.store.notifications.put(n);
+    await h.store.calls.putMany([call(1), call(2), callB]);
+    for (const n of SEED) await h.store.notifications.put(n);
     return h;
   }
 
   it('lists the account notifications in creation order, in the family record shape', async () => {
-    const { json } = seeded();
+    const { json } = await seeded();
     const { status, body } = await json(`${ROOT_A}/Notifications.json`);
     expect(status).toBe(200);
     expect(body).toMatchObject({ page: 0, num_pages: 1, page_size: 50, total: 4, start: '0', end: '3' });
@@ -96,7 +96,7 @@ describe.each(stores)('Notifications over the %s store', (_name, open) => {
   });
 
   it('renders the list as XML with the suffix and without one', async () => {
-    const { request } = seeded();
+    const { request } = await seeded();
     const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false });
     for (const path of [`${ROOT_A}/Notifications.xml?Log=0`, `${ROOT_A}/Notifications?Log=0`]) {
       const res = await request(path);
@@ -116,7 +116,7 @@ describe.each(stores)('Notifications over the %s store', (_name, open) => {
   });
 
   it('filters by CallSid, Log and MessageDate, together or apart', async () => {
-    const { json } = seeded();
+    const { json } = await seeded();
     const sids = async (q: string) => sidsOf((await json(`${ROOT_A}/Notifications.json?${q}`)).body);
     expect(await sids(`CallSid=${call(1).sid}`)).toEqual([note(1).sid, note(3).sid]);
     expect(await sids('Log=0')).toEqual([note(2).sid, note(3).sid]);
@@ -141,7 +141,7 @@ describe.each(stores)('Notifications over the %s store', (_name, open) => {
     ['Page=-1', 'Page'],
     ['AfterSid=NO-1', 'AfterSid'],
   ])('answers 400 naming the parameter for %s', async (query, parameter) => {
-    const { json } = seeded();
+    const { json } = await seeded();
     for (const path of ['Notifications.json', `Calls/${call(1).sid}/Notifications.json`]) {
       const res = await json(`${ROOT_A}/${path}?${query}`);
       expect(res.status).toBe(400);
@@ -150,14 +150,14 @@ describe.each(stores)('Notifications over the %s store', (_name, open) => {
   });
 
   it('pages with links that keep the filters and an AfterSid that survives inserts', async () => {
-    const { json, store } = seeded();
+    const { json, store } = await seeded();
     const first = await json(`${ROOT_A}/Notifications.json?Log=1&PageSize=1`);
     expect(first.body).toMatchObject({ total: 2, num_pages: 2, previous_page_uri: 'null' });
     expect(sidsOf(first.body)).toEqual([note(1).sid]);
     const next = first.body.next_page_uri as string;
     expect(next).toBe(`${ROOT_A}/Notifications.json?Log=1&Page=1&PageSize=1&AfterSid=${note(1).sid}`);
     // A notification created before the page's last one would shift a plain Page=1 window.
-    store.notifications.put(note(0, { log: 1, dateCreated: Date.UTC(2024, 2, 5, 11) }));
+    await store.notifications.put(note(0, { log: 1, dateCreated: Date.UTC(2024, 2, 5, 11) }));
     const second = await json(next);
     expect(sidsOf(second.body)).toEqual([note(4).sid]);
     // Three match now; the page still starts right after the sid the link names.
@@ -170,7 +170,7 @@ describe.each(stores)('Notifications over the %s store', (_name, open) => {
   });
 
   it("lists one call's notifications under the call's own link", async () => {
-    const { json, request } = seeded();
+    const { json, request } = await seeded();
     const record = await json(`${ROOT_A}/Calls/${call(1).sid}.json`);
     const link = (record.body.subresource_uris as { notifications: string }).notifications;
     expect(link).toBe(`/2012-04-24/Accounts/${ACCOUNT_A}/Calls/${call(1).sid}/Notifications.json`);
@@ -188,7 +188,7 @@ describe.each(stores)('Notifications over the %s store', (_name, open) => {
   });
 
   it('gets one notification as JSON or XML', async () => {
-    const { json, request } = seeded();
+    const { json, request } = await seeded();
     const one = await json(`${ROOT_A}/Notifications/${note(2).sid}.json`);
     expect(one.body).toMatchObject({ sid: note(2).sid, error_code: '11205', log: 0 });
     const parser = new XMLParser({ parseTagValue: false });
@@ -204,7 +204,7 @@ describe.each(stores)('Notifications over the %s store', (_name, open) => {
   });
 
   it('needs credentials and keeps each account to its own notifications', async () => {
-    const { json } = seeded();
+    const { json } = await seeded();
     const paths = [
       'Notifications.json',
       `Notifications/${note(1).sid}.json`,
@@ -229,11 +229,11 @@ describe.each(stores)('Notifications over the %s store', (_name, open) => {
 
 describe.each(stores)('notifications of engine calls over the %s store', (_name, open) => {
   it("lists a failed document fetch under the call record's notifications link", async () => {
-    const store = open();
-    store.accounts.put(account(ACCOUNT_A));
-    store.accounts.put(account(ACCOUNT_B));
+    const store = await open();
+    await store.accounts.put(account(ACCOUNT_A));
+    await store.accounts.put(account(ACCOUNT_B));
     const errors: unknown[] = [];
-    const built = createEngineApp({
+    const built = await createEngineApp({
       store,
       baseUrl: BASE,
       clock: 'virtual',

@@ -39,16 +39,16 @@ describe('authentication and isolation', () => {
     ['a malformed header', 'Basic !!!'],
     ['another scheme', 'Bearer abc'],
   ])('answers 401 for %s', async (_what, auth) => {
-    const { request } = setup();
+    const { request } = await setup();
     const res = await request(`${ROOT_A}/Calls.json`, { auth });
     expect(res.status).toBe(401);
     expect(res.headers.get('WWW-Authenticate')).toContain('Basic');
   });
 
   it('answers 404 when an account asks for another account path or record', async () => {
-    const { store, json } = setup();
-    store.calls.put(call(1));
-    store.recordings.put(recording(1), wav(4));
+    const { store, json } = await setup();
+    await store.calls.put(call(1));
+    await store.recordings.put(recording(1), wav(4));
     expect((await json(`${ROOT_A}/Calls.json`, { auth: AUTH_B })).status).toBe(404);
     expect((await json(`${ROOT_A}/Recordings/${recording(1).sid}.json`, { auth: AUTH_B })).status).toBe(404);
     const rootB = `/platform/2012-04-24/Accounts/${ACCOUNT_B}`;
@@ -59,11 +59,11 @@ describe('authentication and isolation', () => {
       method: 'DELETE',
     });
     expect(del.status).toBe(404);
-    expect(store.recordings.get(ACCOUNT_A, recording(1).sid)).toBeDefined();
+    expect(await store.recordings.get(ACCOUNT_A, recording(1).sid)).toBeDefined();
   });
 
   it('answers unknown routes with a JSON 404 and oversize bodies with 413', async () => {
-    const { json, request, form } = setup();
+    const { json, request, form } = await setup();
     expect((await json(`${ROOT_A}/Nothing.json`)).status).toBe(404);
     const res = await request(
       `${ROOT_A}/Calls.json`,
@@ -74,20 +74,20 @@ describe('authentication and isolation', () => {
 });
 
 describe('Recordings', () => {
-  function seeded() {
-    const h = setup();
-    h.store.calls.putMany([call(1), call(2)]);
+  async function seeded() {
+    const h = await setup();
+    await h.store.calls.putMany([call(1), call(2)]);
     for (const n of [1, 2, 3])
-      h.store.recordings.put(
+      await h.store.recordings.put(
         recording(n, { callSid: call(n === 3 ? 1 : n).sid, duration: n * 1.25 }),
         wav(100 * n),
       );
-    h.store.recordings.put(recording(9, { accountSid: ACCOUNT_B }), wav(5));
+    await h.store.recordings.put(recording(9, { accountSid: ACCOUNT_B }), wav(5));
     return h;
   }
 
   it('lists, filters and sorts with file URIs under the base URL', async () => {
-    const { json } = seeded();
+    const { json } = await seeded();
     const { body } = await json(`${ROOT_A}/Recordings.json`);
     expect(body).toMatchObject({ total: 3, page_size: 50 });
     const first = (body.recordings as Array<Record<string, unknown>>)[0];
@@ -116,7 +116,7 @@ describe('Recordings', () => {
   });
 
   it('serves the deprecated call-scoped list', async () => {
-    const { json } = seeded();
+    const { json } = await seeded();
     const { body } = await json(`${ROOT_A}/Calls/${call(1).sid}/Recordings.json`);
     expect((body.recordings as Array<{ sid: string }>).map((r) => r.sid)).toEqual([
       recording(1).sid,
@@ -126,7 +126,7 @@ describe('Recordings', () => {
   });
 
   it('gets one recording as JSON or XML', async () => {
-    const { json, request } = seeded();
+    const { json, request } = await seeded();
     expect((await json(`${ROOT_A}/Recordings/${recording(2).sid}.json`)).body.duration).toBe('2.5');
     const xml = await (await request(`${ROOT_A}/Recordings/${recording(2).sid}.xml`)).text();
     expect(xml).toContain('<Duration>2.5</Duration>');
@@ -134,7 +134,7 @@ describe('Recordings', () => {
   });
 
   it('downloads the WAV without authentication, with range requests', async () => {
-    const { request } = seeded();
+    const { request } = await seeded();
     const path = `${ROOT_A}/Recordings/${recording(2).sid}.wav`;
     const full = await request(path, { auth: null });
     expect(full.status).toBe(200);
@@ -153,10 +153,10 @@ describe('Recordings', () => {
   });
 
   it('deletes the record and its audio', async () => {
-    const { request, store } = seeded();
+    const { request, store } = await seeded();
     const res = await request(`${ROOT_A}/Recordings/${recording(1).sid}.json`, { method: 'DELETE' });
     expect(res.status).toBe(204);
-    expect(store.recordings.wav(ACCOUNT_A, recording(1).sid)).toBeUndefined();
+    expect(await store.recordings.wav(ACCOUNT_A, recording(1).sid)).toBeUndefined();
     expect((await request(`${ROOT_A}/Recordings/${recording(1).sid}.wav`, { auth: null })).status).toBe(404);
     expect(
       (await request(`${ROOT_A}/Recordings/${recording(1).sid}.json`, { method: 'DELETE' })).status,
@@ -165,15 +165,15 @@ describe('Recordings', () => {
 });
 
 describe('Gathers', () => {
-  function seeded() {
-    const h = setup();
-    for (let n = 0; n < 6; n++) h.store.gathers.put(gather(n, n < 4 ? 'dtmf' : 'speech'));
-    h.store.gathers.put(gather(20, 'dtmf', { accountSid: ACCOUNT_B }));
+  async function seeded() {
+    const h = await setup();
+    for (let n = 0; n < 6; n++) await h.store.gathers.put(gather(n, n < 4 ? 'dtmf' : 'speech'));
+    await h.store.gathers.put(gather(20, 'dtmf', { accountSid: ACCOUNT_B }));
     return h;
   }
 
   it('lists DTMF gathers with SPEC fields, filters by date and call', async () => {
-    const { json } = seeded();
+    const { json } = await seeded();
     const { status, body } = await json(`${ROOT_A}/Gathers/DTMF`);
     expect(status).toBe(200);
     expect(body.total).toBe(4);
@@ -206,7 +206,7 @@ describe('Gathers', () => {
   });
 
   it('lists and gets speech gathers with their ASR fields', async () => {
-    const { json } = seeded();
+    const { json } = await seeded();
     const { body } = await json(`${ROOT_A}/Gathers/Speech`);
     expect(body.total).toBe(2);
     const one = await json(`${ROOT_A}/Gathers/Speech/${gather(4, 'speech').sid}`);
@@ -217,7 +217,7 @@ describe('Gathers', () => {
   });
 
   it('refuses malformed dates (400) and XML (406)', async () => {
-    const { json } = seeded();
+    const { json } = await seeded();
     for (const bad of ['2024-03-5', '2024-03-05T10:00', '05/03/2024', '2024-02-30']) {
       const res = await json(`${ROOT_A}/Gathers/DTMF?DateCreated=${encodeURIComponent(bad)}`);
       expect(res.status).toBe(400);
@@ -229,9 +229,9 @@ describe('Gathers', () => {
 
 describe('Applications rename', () => {
   it('renames and returns the SPEC application record', async () => {
-    const { store, json, form } = setup();
+    const { store, json, form } = await setup();
     const sid = `AP${'1'.repeat(32)}`;
-    store.applications.put({
+    await store.applications.put({
       sid,
       accountSid: ACCOUNT_A,
       friendlyName: 'old',
@@ -259,7 +259,7 @@ describe('Applications rename', () => {
       rcml_url: `/visual-designer/services/apps/${sid}/controller`,
       kind: 'voice',
     });
-    expect(store.applications.get(ACCOUNT_A, sid)?.friendlyName).toBe('Main IVR');
+    expect((await store.applications.get(ACCOUNT_A, sid))?.friendlyName).toBe('Main IVR');
     const missing = await json(`${ROOT_A}/Applications/${sid}.json`, form({}, 'PUT'));
     expect(missing).toMatchObject({ status: 400, body: { parameter: 'FriendlyName' } });
     expect(

@@ -16,12 +16,12 @@ describe('startServer over a real 127.0.0.1 port with SQLite', () => {
   it('serves records, keeps them across a restart and downloads WAV without auth', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rcml-server-'));
     dirs.push(dir);
-    let store = openSqliteStore({ dir });
-    const { account, created } = ensureAccount(store, {});
+    let store = await openSqliteStore({ dir });
+    const { account, created } = await ensureAccount(store, {});
     expect(created).toBe(true);
     expect(account.sid).toMatch(/^AC[0-9a-f]{32}$/);
-    store.calls.put(call(1, { accountSid: account.sid }));
-    store.recordings.put(recording(1, { accountSid: account.sid }), wav(80));
+    await store.calls.put(call(1, { accountSid: account.sid }));
+    await store.recordings.put(recording(1, { accountSid: account.sid }), wav(80));
     let server = await startServer({ store, host: '127.0.0.1', port: 0 });
     const auth = { Authorization: basic(account.sid, account.authToken) };
     const root = `${server.url}/platform/2012-04-24/Accounts/${account.sid}`;
@@ -39,10 +39,10 @@ describe('startServer over a real 127.0.0.1 port with SQLite', () => {
       expect(new Uint8Array(await audio.arrayBuffer())).toEqual(wav(80));
     } finally {
       await server.close();
-      store.close();
+      await store.close();
     }
-    store = openSqliteStore({ dir });
-    expect(ensureAccount(store, {})).toEqual({ account, created: false });
+    store = await openSqliteStore({ dir });
+    expect(await ensureAccount(store, {})).toEqual({ account, created: false });
     server = await startServer({
       store,
       host: '127.0.0.1',
@@ -59,24 +59,24 @@ describe('startServer over a real 127.0.0.1 port with SQLite', () => {
       );
     } finally {
       await server.close();
-      store.close();
+      await store.close();
     }
   });
 
-  it('takes a given account and refuses malformed ones', () => {
+  it('takes a given account and refuses malformed ones', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rcml-server-'));
     dirs.push(dir);
-    const store = openSqliteStore({ dir });
+    const store = await openSqliteStore({ dir });
     const sid = `AC${'d'.repeat(32)}`;
-    expect(ensureAccount(store, { sid, authToken: 'token-123' }).created).toBe(true);
-    expect(ensureAccount(store, { sid, authToken: 'token-456' })).toMatchObject({
+    expect((await ensureAccount(store, { sid, authToken: 'token-123' })).created).toBe(true);
+    expect(await ensureAccount(store, { sid, authToken: 'token-456' })).toMatchObject({
       created: false,
       account: { authToken: 'token-456' },
     });
-    expect(() => ensureAccount(store, { sid: 'AC12', authToken: 'token-123' })).toThrow(
+    await expect(ensureAccount(store, { sid: 'AC12', authToken: 'token-123' })).rejects.toThrow(
       /AC followed by 32 hex/,
     );
-    expect(() => ensureAccount(store, { sid })).toThrow(/both/);
-    store.close();
+    await expect(ensureAccount(store, { sid })).rejects.toThrow(/both/);
+    await store.close();
   });
 });

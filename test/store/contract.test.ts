@@ -21,89 +21,84 @@ function tempDir(): string {
   return d;
 }
 
-const kinds: Array<[string, () => Store]> = [
+const kinds: Array<[string, () => Store | Promise<Store>]> = [
   ['memory', () => createMemoryStore()],
   ['sqlite', () => openSqliteStore({ dir: tempDir() })],
 ];
 
 describe.each(kinds)('%s store', (_name, open) => {
-  it('keeps accounts and lists them oldest first', () => {
-    const s = open();
-    s.accounts.put({ ...account(ACCOUNT_B), dateCreated: 2 });
-    s.accounts.put({ ...account(ACCOUNT_A), dateCreated: 1 });
-    expect(s.accounts.list().map((a) => a.sid)).toEqual([ACCOUNT_A, ACCOUNT_B]);
-    expect(s.accounts.get(ACCOUNT_A)?.authToken).toBe(account(ACCOUNT_A).authToken);
-    expect(s.accounts.get('ACnope')).toBeUndefined();
-    s.close();
+  it('keeps accounts and lists them oldest first', async () => {
+    const s = await open();
+    await s.accounts.put({ ...account(ACCOUNT_B), dateCreated: 2 });
+    await s.accounts.put({ ...account(ACCOUNT_A), dateCreated: 1 });
+    expect((await s.accounts.list()).map((a) => a.sid)).toEqual([ACCOUNT_A, ACCOUNT_B]);
+    expect((await s.accounts.get(ACCOUNT_A))?.authToken).toBe(account(ACCOUNT_A).authToken);
+    expect(await s.accounts.get('ACnope')).toBeUndefined();
+    await s.close();
   });
 
-  it('replaces a call on put and hides it from other accounts', () => {
-    const s = open();
-    s.calls.put(call(1, { status: 'ringing', duration: undefined, endTime: undefined }));
-    s.calls.put(call(1, { status: 'completed' }));
-    expect(s.calls.get(ACCOUNT_A, call(1).sid)?.status).toBe('completed');
-    expect(s.calls.get(ACCOUNT_B, call(1).sid)).toBeUndefined();
-    expect(s.calls.list({ accountSid: ACCOUNT_A, offset: 0, limit: 10 }).total).toBe(1);
-    s.close();
+  it('replaces a call on put and hides it from other accounts', async () => {
+    const s = await open();
+    await s.calls.put(call(1, { status: 'ringing', duration: undefined, endTime: undefined }));
+    await s.calls.put(call(1, { status: 'completed' }));
+    expect((await s.calls.get(ACCOUNT_A, call(1).sid))?.status).toBe('completed');
+    expect(await s.calls.get(ACCOUNT_B, call(1).sid)).toBeUndefined();
+    expect((await s.calls.list({ accountSid: ACCOUNT_A, offset: 0, limit: 10 })).total).toBe(1);
+    await s.close();
   });
 
-  it('lists live calls of every account', () => {
-    const s = open();
-    s.calls.putMany([
+  it('lists live calls of every account', async () => {
+    const s = await open();
+    await s.calls.putMany([
       call(1),
       call(2, { status: 'in-progress' }),
       call(3, { status: 'queued', accountSid: ACCOUNT_B }),
     ]);
-    expect(
-      s.calls
-        .listLive()
-        .map((c) => c.sid)
-        .sort(),
-    ).toEqual([call(2).sid, call(3).sid]);
-    s.close();
+    expect((await s.calls.listLive()).map((c) => c.sid).sort()).toEqual([call(2).sid, call(3).sid]);
+    await s.close();
   });
 
-  it("versions an account's calls: any write to them changes it, other accounts' do not", () => {
-    const s = open();
+  it("versions an account's calls: any write to them changes it, other accounts' do not", async () => {
+    const s = await open();
     const version = (sid: string) => s.calls.version?.(sid);
-    const a0 = version(ACCOUNT_A);
-    const b0 = version(ACCOUNT_B);
+    const a0 = await version(ACCOUNT_A);
+    const b0 = await version(ACCOUNT_B);
     expect(a0).toBeTypeOf('number');
-    s.calls.put(call(1));
-    const a1 = version(ACCOUNT_A);
+    await s.calls.put(call(1));
+    const a1 = await version(ACCOUNT_A);
     expect(a1).not.toBe(a0);
-    expect(version(ACCOUNT_B)).toBe(b0);
-    s.calls.putMany([call(2), call(3)]);
-    const a2 = version(ACCOUNT_A);
+    expect(await version(ACCOUNT_B)).toBe(b0);
+    await s.calls.putMany([call(2), call(3)]);
+    const a2 = await version(ACCOUNT_A);
     expect(a2).not.toBe(a1);
-    expect(version(ACCOUNT_A)).toBe(a2);
+    expect(await version(ACCOUNT_A)).toBe(a2);
     // A call moving to another account changes both lists.
-    s.calls.put(call(1, { accountSid: ACCOUNT_B }));
-    expect(version(ACCOUNT_A)).not.toBe(a2);
-    expect(version(ACCOUNT_B)).not.toBe(b0);
-    s.close();
+    await s.calls.put(call(1, { accountSid: ACCOUNT_B }));
+    expect(await version(ACCOUNT_A)).not.toBe(a2);
+    expect(await version(ACCOUNT_B)).not.toBe(b0);
+    await s.close();
   });
 
-  it('stops counting at countLimit but still serves the page', () => {
-    const s = open();
-    s.calls.putMany(Array.from({ length: 12 }, (_, i) => call(i)));
+  it('stops counting at countLimit but still serves the page', async () => {
+    const s = await open();
+    await s.calls.putMany(Array.from({ length: 12 }, (_, i) => call(i)));
     const q = { accountSid: ACCOUNT_A, offset: 0, limit: 3 };
-    expect(s.calls.list(q).total).toBe(12);
-    expect(s.calls.list({ ...q, countLimit: 5 }).total).toBe(5);
-    expect(s.calls.list({ ...q, countLimit: 50 }).total).toBe(12);
-    const beyond = s.calls.list({ ...q, offset: 6, countLimit: 5 });
+    expect((await s.calls.list(q)).total).toBe(12);
+    expect((await s.calls.list({ ...q, countLimit: 5 })).total).toBe(5);
+    expect((await s.calls.list({ ...q, countLimit: 50 })).total).toBe(12);
+    const beyond = await s.calls.list({ ...q, offset: 6, countLimit: 5 });
     expect(beyond).toEqual({ items: [call(6), call(7), call(8)], total: 5, offset: 6 });
-    s.close();
+    await s.close();
   });
 
-  it('starts recording, gather and notification pages after afterSid, in each list order', () => {
-    const s = open();
-    for (let n = 1; n <= 5; n++) s.recordings.put(recording(n, { duration: 6 - n }), wav(1));
+  it('starts recording, gather and notification pages after afterSid, in each list order', async () => {
+    const s = await open();
+    for (let n = 1; n <= 5; n++) await s.recordings.put(recording(n, { duration: 6 - n }), wav(1));
     const byDuration = { accountSid: ACCOUNT_A, sort: { by: 'duration', order: 'desc' } } as const;
-    const recs = s.recordings.list({ ...byDuration, offset: 0, limit: 2, afterSid: recording(2).sid });
+    const recs = await s.recordings.list({ ...byDuration, offset: 0, limit: 2, afterSid: recording(2).sid });
     expect(recs.offset).toBe(2);
     expect(recs.items.map((r) => r.sid)).toEqual([recording(3).sid, recording(4).sid]);
-    const byCreation = s.recordings.list({
+    const byCreation = await s.recordings.list({
       accountSid: ACCOUNT_A,
       offset: 0,
       limit: 9,
@@ -111,7 +106,7 @@ describe.each(kinds)('%s store', (_name, open) => {
     });
     expect(byCreation.items.map((r) => r.sid)).toEqual([recording(5).sid]);
     for (let n = 1; n <= 3; n++) {
-      s.notifications.put({
+      await s.notifications.put({
         sid: `NO${n}`,
         accountSid: ACCOUNT_A,
         code: 'x',
@@ -120,14 +115,14 @@ describe.each(kinds)('%s store', (_name, open) => {
         dateCreated: n,
       });
     }
-    const notes = s.notifications.list({ accountSid: ACCOUNT_A, offset: 0, limit: 5, afterSid: 'NO1' });
+    const notes = await s.notifications.list({ accountSid: ACCOUNT_A, offset: 0, limit: 5, afterSid: 'NO1' });
     expect(notes).toMatchObject({ total: 3, offset: 1 });
     expect(notes.items).toHaveLength(2);
-    s.close();
+    await s.close();
   });
 
-  it('gets notifications through their account and filters them by call, level and time', () => {
-    const s = open();
+  it('gets notifications through their account and filters them by call, level and time', async () => {
+    const s = await open();
     const note = (n: number, log: 0 | 1, callSid?: string, accountSid = ACCOUNT_A) =>
       s.notifications.put({
         sid: `NO${n}`,
@@ -138,40 +133,42 @@ describe.each(kinds)('%s store', (_name, open) => {
         message: 'm',
         dateCreated: n,
       });
-    note(1, 0, call(1).sid);
-    note(2, 1, call(1).sid);
-    note(3, 1);
-    note(4, 0, call(2).sid);
-    note(5, 1, call(1).sid, ACCOUNT_B);
-    expect(s.notifications.get(ACCOUNT_A, 'NO3')).toMatchObject({ log: 1, dateCreated: 3 });
-    expect(s.notifications.get(ACCOUNT_A, 'NO3')?.callSid).toBeUndefined();
-    expect(s.notifications.get(ACCOUNT_B, 'NO3')).toBeUndefined();
-    const sids = (q: Partial<NotificationQuery>) =>
-      s.notifications.list({ accountSid: ACCOUNT_A, offset: 0, limit: 9, ...q }).items.map((n) => n.sid);
-    expect(sids({ callSid: call(1).sid })).toEqual(['NO1', 'NO2']);
-    expect(sids({ log: 1 })).toEqual(['NO2', 'NO3']);
-    expect(sids({ log: 0, callSid: call(2).sid })).toEqual(['NO4']);
-    expect(sids({ createdFrom: 2, createdTo: 3 })).toEqual(['NO2', 'NO3']);
-    expect(sids({ log: 1, afterSid: 'NO2' })).toEqual(['NO3']);
-    s.close();
+    await note(1, 0, call(1).sid);
+    await note(2, 1, call(1).sid);
+    await note(3, 1);
+    await note(4, 0, call(2).sid);
+    await note(5, 1, call(1).sid, ACCOUNT_B);
+    expect(await s.notifications.get(ACCOUNT_A, 'NO3')).toMatchObject({ log: 1, dateCreated: 3 });
+    expect((await s.notifications.get(ACCOUNT_A, 'NO3'))?.callSid).toBeUndefined();
+    expect(await s.notifications.get(ACCOUNT_B, 'NO3')).toBeUndefined();
+    const sids = async (q: Partial<NotificationQuery>) =>
+      (await s.notifications.list({ accountSid: ACCOUNT_A, offset: 0, limit: 9, ...q })).items.map(
+        (n) => n.sid,
+      );
+    expect(await sids({ callSid: call(1).sid })).toEqual(['NO1', 'NO2']);
+    expect(await sids({ log: 1 })).toEqual(['NO2', 'NO3']);
+    expect(await sids({ log: 0, callSid: call(2).sid })).toEqual(['NO4']);
+    expect(await sids({ createdFrom: 2, createdTo: 3 })).toEqual(['NO2', 'NO3']);
+    expect(await sids({ log: 1, afterSid: 'NO2' })).toEqual(['NO3']);
+    await s.close();
   });
 
-  it('stores recordings with their WAV bytes and deletes both', () => {
-    const s = open();
+  it('stores recordings with their WAV bytes and deletes both', async () => {
+    const s = await open();
     const bytes = wav(100);
-    s.recordings.put(recording(1), bytes);
-    expect(s.recordings.wav(ACCOUNT_A, recording(1).sid)).toEqual(bytes);
-    expect(s.recordings.wav(ACCOUNT_B, recording(1).sid)).toBeUndefined();
-    expect(s.recordings.delete(ACCOUNT_B, recording(1).sid)).toBe(false);
-    expect(s.recordings.delete(ACCOUNT_A, recording(1).sid)).toBe(true);
-    expect(s.recordings.get(ACCOUNT_A, recording(1).sid)).toBeUndefined();
-    expect(s.recordings.wav(ACCOUNT_A, recording(1).sid)).toBeUndefined();
-    expect(s.recordings.delete(ACCOUNT_A, recording(1).sid)).toBe(false);
-    s.close();
+    await s.recordings.put(recording(1), bytes);
+    expect(await s.recordings.wav(ACCOUNT_A, recording(1).sid)).toEqual(bytes);
+    expect(await s.recordings.wav(ACCOUNT_B, recording(1).sid)).toBeUndefined();
+    expect(await s.recordings.delete(ACCOUNT_B, recording(1).sid)).toBe(false);
+    expect(await s.recordings.delete(ACCOUNT_A, recording(1).sid)).toBe(true);
+    expect(await s.recordings.get(ACCOUNT_A, recording(1).sid)).toBeUndefined();
+    expect(await s.recordings.wav(ACCOUNT_A, recording(1).sid)).toBeUndefined();
+    expect(await s.recordings.delete(ACCOUNT_A, recording(1).sid)).toBe(false);
+    await s.close();
   });
 
-  it('persists what the engine reports through the record sink', () => {
-    const s = open();
+  it('persists what the engine reports through the record sink', async () => {
+    const s = await open();
     const sink = createStoreSink(s);
     sink.call?.(call(7));
     sink.recording?.(recording(7), wav(8));
@@ -198,16 +195,16 @@ describe.each(kinds)('%s store', (_name, open) => {
       message: 'x',
       dateCreated: 1,
     });
-    expect(s.calls.get(ACCOUNT_A, call(7).sid)).toEqual(call(7));
-    expect(s.recordings.wav(ACCOUNT_A, recording(7).sid)?.byteLength).toBe(44 + 16);
-    expect(s.gathers.get(ACCOUNT_A, 'dtmf', `GA${'1'.repeat(32)}`)?.kind).toBe('dtmf');
-    expect(s.gathers.get(ACCOUNT_A, 'speech', `GA${'1'.repeat(32)}`)).toBeUndefined();
-    expect(s.notifications.list({ accountSid: ACCOUNT_A, offset: 0, limit: 5 }).total).toBe(1);
-    s.close();
+    expect(await s.calls.get(ACCOUNT_A, call(7).sid)).toEqual(call(7));
+    expect((await s.recordings.wav(ACCOUNT_A, recording(7).sid))?.byteLength).toBe(44 + 16);
+    expect((await s.gathers.get(ACCOUNT_A, 'dtmf', `GA${'1'.repeat(32)}`))?.kind).toBe('dtmf');
+    expect(await s.gathers.get(ACCOUNT_A, 'speech', `GA${'1'.repeat(32)}`)).toBeUndefined();
+    expect((await s.notifications.list({ accountSid: ACCOUNT_A, offset: 0, limit: 5 })).total).toBe(1);
+    await s.close();
   });
 
-  it('answers call queries like a plain filter-and-sort (property)', () => {
-    const s = open();
+  it('answers call queries like a plain filter-and-sort (property)', async () => {
+    const s = await open();
     const arbCall = fc.record({
       n: fc.integer({ min: 1, max: 10_000 }),
       account: fc.constantFrom(ACCOUNT_A, ACCOUNT_B),
@@ -232,80 +229,84 @@ describe.each(kinds)('%s store', (_name, open) => {
       anchor: fc.nat(),
     });
     let round = 0;
-    fc.assert(
-      fc.property(fc.uniqueArray(arbCall, { selector: (c) => c.n, maxLength: 30 }), arbQuery, (specs, q) => {
-        round++;
-        const calls: CallRecord[] = specs.map((x) =>
-          call(x.n + round * 100_000, {
-            accountSid: x.account,
-            from: x.from,
-            to: x.to,
-            status: x.status,
-            direction: x.direction,
-            dateCreated: x.created,
-            duration: x.duration,
-            startTime: x.started,
-            endTime: x.started === undefined ? undefined : x.started + 50,
-            instanceId: String(round),
-          }),
-        );
-        s.calls.putMany(calls);
-        const query: CallQuery = {
-          accountSid: ACCOUNT_A,
-          to: q.to,
-          from: q.from,
-          status: q.status,
-          startedFrom: q.startedFrom,
-          endedTo: q.endedTo,
-          sort: { by: q.by, order: q.order },
-          offset: q.offset,
-          limit: q.limit,
-        };
-        const got = s.calls.list(query);
-        const all = s.calls
-          .list({ ...query, offset: 0, limit: 1_000_000 })
-          .items.filter((c) => c.instanceId === String(round));
-        const expected = calls.filter(
-          (c) =>
-            c.accountSid === ACCOUNT_A &&
-            (q.to === undefined || c.to === q.to) &&
-            (q.from === undefined || c.from === q.from) &&
-            (q.status === undefined || c.status === q.status) &&
-            (q.startedFrom === undefined || (c.startTime !== undefined && c.startTime >= q.startedFrom)) &&
-            (q.endedTo === undefined || (c.endTime !== undefined && c.endTime <= q.endedTo)),
-        );
-        // The round's own calls, in the store's order, are exactly the expected set, sorted.
-        expect(all.map((c) => c.sid).sort()).toEqual(expected.map((c) => c.sid).sort());
-        const key = (c: CallRecord) => (q.by === 'duration' ? (c.duration ?? 0) : c[q.by]);
-        for (let i = 1; i < all.length; i++) {
-          const [a, b] = [key(all[i - 1]), key(all[i])];
-          if (a !== b) expect(q.order === 'asc' ? a < b : a > b).toBe(true);
-        }
-        expect(got.items.length).toBeLessThanOrEqual(q.limit);
-        expect(got.total).toBeGreaterThanOrEqual(expected.length);
-        expect(got.offset).toBe(q.offset);
-        // afterSid starts the window right after that record of the list, whatever the offset.
-        const full = s.calls.list({ ...query, offset: 0, limit: 1_000_000 }).items;
-        if (full.length > 0) {
-          const at = q.anchor % full.length;
-          const after = s.calls.list({ ...query, afterSid: full[at].sid });
-          expect(after.offset).toBe(at + 1);
-          expect(after.items.map((c) => c.sid)).toEqual(
-            full.slice(at + 1, at + 1 + q.limit).map((c) => c.sid),
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(arbCall, { selector: (c) => c.n, maxLength: 30 }),
+        arbQuery,
+        async (specs, q) => {
+          round++;
+          const calls: CallRecord[] = specs.map((x) =>
+            call(x.n + round * 100_000, {
+              accountSid: x.account,
+              from: x.from,
+              to: x.to,
+              status: x.status,
+              direction: x.direction,
+              dateCreated: x.created,
+              duration: x.duration,
+              startTime: x.started,
+              endTime: x.started === undefined ? undefined : x.started + 50,
+              instanceId: String(round),
+            }),
           );
-        }
-        expect(s.calls.list({ ...query, afterSid: 'CAnone' }).offset).toBe(q.offset);
-      }),
+          await s.calls.putMany(calls);
+          const query: CallQuery = {
+            accountSid: ACCOUNT_A,
+            to: q.to,
+            from: q.from,
+            status: q.status,
+            startedFrom: q.startedFrom,
+            endedTo: q.endedTo,
+            sort: { by: q.by, order: q.order },
+            offset: q.offset,
+            limit: q.limit,
+          };
+          const got = await s.calls.list(query);
+          const all = (await s.calls.list({ ...query, offset: 0, limit: 1_000_000 })).items.filter(
+            (c) => c.instanceId === String(round),
+          );
+          const expected = calls.filter(
+            (c) =>
+              c.accountSid === ACCOUNT_A &&
+              (q.to === undefined || c.to === q.to) &&
+              (q.from === undefined || c.from === q.from) &&
+              (q.status === undefined || c.status === q.status) &&
+              (q.startedFrom === undefined || (c.startTime !== undefined && c.startTime >= q.startedFrom)) &&
+              (q.endedTo === undefined || (c.endTime !== undefined && c.endTime <= q.endedTo)),
+          );
+          // The round's own calls, in the store's order, are exactly the expected set, sorted.
+          expect(all.map((c) => c.sid).sort()).toEqual(expected.map((c) => c.sid).sort());
+          const key = (c: CallRecord) => (q.by === 'duration' ? (c.duration ?? 0) : c[q.by]);
+          for (let i = 1; i < all.length; i++) {
+            const [a, b] = [key(all[i - 1]), key(all[i])];
+            if (a !== b) expect(q.order === 'asc' ? a < b : a > b).toBe(true);
+          }
+          expect(got.items.length).toBeLessThanOrEqual(q.limit);
+          expect(got.total).toBeGreaterThanOrEqual(expected.length);
+          expect(got.offset).toBe(q.offset);
+          // afterSid starts the window right after that record of the list, whatever the offset.
+          const full = (await s.calls.list({ ...query, offset: 0, limit: 1_000_000 })).items;
+          if (full.length > 0) {
+            const at = q.anchor % full.length;
+            const after = await s.calls.list({ ...query, afterSid: full[at].sid });
+            expect(after.offset).toBe(at + 1);
+            expect(after.items.map((c) => c.sid)).toEqual(
+              full.slice(at + 1, at + 1 + q.limit).map((c) => c.sid),
+            );
+          }
+          expect((await s.calls.list({ ...query, afterSid: 'CAnone' })).offset).toBe(q.offset);
+        },
+      ),
       { numRuns: process.env.RCML_DEEP ? 500 : 60 },
     );
-    s.close();
+    await s.close();
   });
 });
 
 describe('memory and SQLite stores agree', () => {
-  it('on every page of a sorted, filtered list', () => {
+  it('on every page of a sorted, filtered list', async () => {
     const mem = createMemoryStore();
-    const sql = openSqliteStore({ dir: tempDir() });
+    const sql = await openSqliteStore({ dir: tempDir() });
     const calls = Array.from({ length: 40 }, (_, i) =>
       call(i, {
         to: i % 3 === 0 ? '+3' : '+4',
@@ -314,18 +315,20 @@ describe('memory and SQLite stores agree', () => {
         dateCreated: 1000 + (i % 4),
       }),
     );
-    mem.calls.putMany(calls);
-    sql.calls.putMany(calls);
+    await mem.calls.putMany(calls);
+    await sql.calls.putMany(calls);
     for (const by of ['dateCreated', 'duration', 'status', 'to'] as const) {
       for (let offset = 0; offset < 45; offset += 10) {
         const q: CallQuery = { accountSid: ACCOUNT_A, sort: { by, order: 'desc' }, offset, limit: 10 };
-        expect(sql.calls.list(q)).toEqual(mem.calls.list(q));
-        expect(sql.calls.list({ ...q, to: '+3' })).toEqual(mem.calls.list({ ...q, to: '+3' }));
+        expect(await sql.calls.list(q)).toEqual(await mem.calls.list(q));
+        expect(await sql.calls.list({ ...q, to: '+3' })).toEqual(await mem.calls.list({ ...q, to: '+3' }));
         const after = { ...q, afterSid: call(offset).sid };
-        expect(sql.calls.list(after)).toEqual(mem.calls.list(after));
-        expect(sql.calls.list({ ...after, to: '+3' })).toEqual(mem.calls.list({ ...after, to: '+3' }));
+        expect(await sql.calls.list(after)).toEqual(await mem.calls.list(after));
+        expect(await sql.calls.list({ ...after, to: '+3' })).toEqual(
+          await mem.calls.list({ ...after, to: '+3' }),
+        );
       }
     }
-    sql.close();
+    await sql.close();
   });
 });

@@ -2,12 +2,14 @@
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
 import { call, recording, wav } from './fixtures.js';
 
-const store = openSqliteStore({ dir: process.argv[2] });
+const store = await openSqliteStore({ dir: process.argv[2] });
 let n = 0;
 for (;;) {
   n++;
   const live = n % 2 === 0;
-  store.calls.put(call(n, live ? { status: 'in-progress', endTime: undefined, duration: undefined } : {}));
-  if (n % 10 === 0) store.recordings.put(recording(n), wav(64));
+  await store.calls.put(
+    call(n, live ? { status: 'in-progress', endTime: undefined, duration: undefined } : {}),
+  );
+  if (n % 10 === 0) await store.recordings.put(recording(n), wav(64));
   process.stdout.write(`${call(n).sid}\n`);
 }

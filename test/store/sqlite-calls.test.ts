@@ -57,8 +57,8 @@ function plans(db: Database.Database, q: CallQuery) {
 }
 
 describe('SQLite calls list', () => {
-  it('answers every filter set, sort and order like the memory store', () => {
-    const sql = openSqliteStore({ dir: tempDir() });
+  it('answers every filter set, sort and order like the memory store', async () => {
+    const sql = await openSqliteStore({ dir: tempDir() });
     const mem = createMemoryStore();
     const calls = Array.from({ length: 40 }, (_, i) =>
       call(i, {
@@ -74,8 +74,8 @@ describe('SQLite calls list', () => {
       }),
     );
     calls.push(call(99, { accountSid: ACCOUNT_B, to: '+3' }));
-    sql.calls.putMany(calls);
-    mem.calls.putMany(calls);
+    await sql.calls.putMany(calls);
+    await mem.calls.putMany(calls);
     for (const filters of filterSets()) {
       for (const by of SORTS) {
         for (const order of ['asc', 'desc'] as const) {
@@ -84,17 +84,17 @@ describe('SQLite calls list', () => {
             [2, 3],
           ]) {
             const q: CallQuery = { accountSid: ACCOUNT_A, ...filters, sort: { by, order }, offset, limit };
-            expect(sql.calls.list(q), JSON.stringify(q)).toEqual(mem.calls.list(q));
+            expect(await sql.calls.list(q), JSON.stringify(q)).toEqual(await mem.calls.list(q));
           }
         }
       }
     }
-    sql.close();
+    await sql.close();
   });
 
-  it('reads the page of common lists off an index alone, with no sort, and counts off one', () => {
+  it('reads the page of common lists off an index alone, with no sort, and counts off one', async () => {
     const dir = tempDir();
-    openSqliteStore({ dir }).close();
+    await (await openSqliteStore({ dir })).close();
     const db = new Database(join(dir, 'rcml.sqlite'), { readonly: true });
     const q = (over: Partial<CallQuery>): CallQuery => ({ accountSid: 'A', offset: 0, limit: 50, ...over });
     const common: CallQuery[] = [
@@ -123,7 +123,7 @@ describe('SQLite calls list', () => {
     db.close();
   });
 
-  it('upgrades a version 1 database, keeping its calls', () => {
+  it('upgrades a version 1 database, keeping its calls', async () => {
     const dir = tempDir();
     const db = new Database(join(dir, 'rcml.sqlite'));
     db.exec(
@@ -149,8 +149,8 @@ describe('SQLite calls list', () => {
       JSON.stringify(c),
     );
     db.close();
-    const s = openSqliteStore({ dir });
-    const page = s.calls.list({
+    const s = await openSqliteStore({ dir });
+    const page = await s.calls.list({
       accountSid: ACCOUNT_A,
       to: '+3',
       sort: { by: 'duration', order: 'desc' },
@@ -158,20 +158,20 @@ describe('SQLite calls list', () => {
       limit: 5,
     });
     expect(page).toEqual({ items: [c], total: 1, offset: 0 });
-    s.close();
+    await s.close();
   });
 
-  it('changes an account version when another connection commits', () => {
+  it('changes an account version when another connection commits', async () => {
     const dir = tempDir();
-    const reader = openSqliteStore({ dir });
-    const writer = openSqliteStore({ dir });
-    const before = reader.calls.version?.(ACCOUNT_A);
-    expect(reader.calls.version?.(ACCOUNT_A)).toBe(before);
-    writer.calls.put(call(1));
-    const after = reader.calls.version?.(ACCOUNT_A);
+    const reader = await openSqliteStore({ dir });
+    const writer = await openSqliteStore({ dir });
+    const before = await reader.calls.version?.(ACCOUNT_A);
+    expect(await reader.calls.version?.(ACCOUNT_A)).toBe(before);
+    await writer.calls.put(call(1));
+    const after = await reader.calls.version?.(ACCOUNT_A);
     expect(after).not.toBe(before);
-    expect(reader.calls.version?.(ACCOUNT_A)).toBe(after);
-    writer.close();
-    reader.close();
+    expect(await reader.calls.version?.(ACCOUNT_A)).toBe(after);
+    await writer.close();
+    await reader.close();
   });
 });

@@ -20,33 +20,33 @@ function tempDir(): string {
 }
 
 describe('SQLite store', () => {
-  it('uses WAL and records its schema migrations once', () => {
+  it('uses WAL and records its schema migrations once', async () => {
     const dir = tempDir();
-    openSqliteStore({ dir }).close();
-    const s = openSqliteStore({ dir });
-    s.close();
+    await (await openSqliteStore({ dir })).close();
+    const s = await openSqliteStore({ dir });
+    await s.close();
     const db = new Database(join(dir, 'rcml.sqlite'), { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.prepare('SELECT version FROM migrations').all()).toEqual([{ version: 1 }, { version: 2 }]);
     db.close();
   });
 
-  it('refuses a database from a newer schema with a clear error', () => {
+  it('refuses a database from a newer schema with a clear error', async () => {
     const dir = tempDir();
-    openSqliteStore({ dir }).close();
+    await (await openSqliteStore({ dir })).close();
     const db = new Database(join(dir, 'rcml.sqlite'));
     db.prepare('INSERT INTO migrations VALUES (99, ?, 0)').run('future');
     db.close();
-    expect(() => openSqliteStore({ dir })).toThrow(/schema version 99 is newer/);
+    await expect(openSqliteStore({ dir })).rejects.toThrow(/schema version 99 is newer/);
   });
 
-  it('keeps records and WAV files across a restart', () => {
+  it('keeps records and WAV files across a restart', async () => {
     const dir = tempDir();
-    const s = openSqliteStore({ dir });
-    s.accounts.put(account(ACCOUNT_A));
-    s.calls.put(call(1));
-    s.recordings.put(recording(1), wav(10));
-    s.applications.put({
+    const s = await openSqliteStore({ dir });
+    await s.accounts.put(account(ACCOUNT_A));
+    await s.calls.put(call(1));
+    await s.recordings.put(recording(1), wav(10));
+    await s.applications.put({
       sid: `AP${'1'.repeat(32)}`,
       accountSid: ACCOUNT_A,
       friendlyName: 'ivr',
@@ -57,20 +57,20 @@ describe('SQLite store', () => {
       dateCreated: 1,
       dateUpdated: 1,
     });
-    s.close();
+    await s.close();
     expect(existsSync(join(dir, 'recordings', ACCOUNT_A, `${recording(1).sid}.wav`))).toBe(true);
-    const again = openSqliteStore({ dir });
-    expect(again.accounts.get(ACCOUNT_A)).toEqual(account(ACCOUNT_A));
-    expect(again.calls.get(ACCOUNT_A, call(1).sid)).toEqual(call(1));
-    expect(again.recordings.wav(ACCOUNT_A, recording(1).sid)).toEqual(wav(10));
-    expect(again.applications.get(ACCOUNT_A, `AP${'1'.repeat(32)}`)?.friendlyName).toBe('ivr');
+    const again = await openSqliteStore({ dir });
+    expect(await again.accounts.get(ACCOUNT_A)).toEqual(account(ACCOUNT_A));
+    expect(await again.calls.get(ACCOUNT_A, call(1).sid)).toEqual(call(1));
+    expect(await again.recordings.wav(ACCOUNT_A, recording(1).sid)).toEqual(wav(10));
+    expect((await again.applications.get(ACCOUNT_A, `AP${'1'.repeat(32)}`))?.friendlyName).toBe('ivr');
     expect(again.interruptedCalls).toEqual([]);
-    again.close();
+    await again.close();
   });
 
-  it('closes calls left live: answered -> completed with duration, others -> failed, each with a notification', () => {
+  it('closes calls left live: answered -> completed with duration, others -> failed, each with a notification', async () => {
     const dir = tempDir();
-    const s = openSqliteStore({ dir });
+    const s = await openSqliteStore({ dir });
     const answered = call(1, {
       status: 'in-progress',
       startTime: 10_000,
@@ -83,28 +83,28 @@ describe('SQLite store', () => {
       endTime: undefined,
       duration: undefined,
     });
-    s.calls.putMany([answered, ringing, call(3)]);
-    s.close();
-    const again = openSqliteStore({ dir, now: () => 20_100, sids: sequentialSids() });
+    await s.calls.putMany([answered, ringing, call(3)]);
+    await s.close();
+    const again = await openSqliteStore({ dir, now: () => 20_100, sids: sequentialSids() });
     expect(again.interruptedCalls).toEqual([answered.sid, ringing.sid]);
-    expect(again.calls.get(ACCOUNT_A, answered.sid)).toMatchObject({
+    expect(await again.calls.get(ACCOUNT_A, answered.sid)).toMatchObject({
       status: 'completed',
       endTime: 20_100,
       duration: 11,
     });
-    expect(again.calls.get(ACCOUNT_A, ringing.sid)).toMatchObject({
+    expect(await again.calls.get(ACCOUNT_A, ringing.sid)).toMatchObject({
       status: 'failed',
       endTime: 20_100,
       duration: 0,
     });
-    expect(again.calls.get(ACCOUNT_A, call(3).sid)).toEqual(call(3));
-    const notes = again.notifications.list({ accountSid: ACCOUNT_A, offset: 0, limit: 10 });
+    expect(await again.calls.get(ACCOUNT_A, call(3).sid)).toEqual(call(3));
+    const notes = await again.notifications.list({ accountSid: ACCOUNT_A, offset: 0, limit: 10 });
     expect(notes.items.map((n) => [n.callSid, n.code])).toEqual([
       [answered.sid, INTERRUPTED_CALL_CODE],
       [ringing.sid, INTERRUPTED_CALL_CODE],
     ]);
-    expect(again.calls.listLive()).toEqual([]);
-    again.close();
+    expect(await again.calls.listLive()).toEqual([]);
+    await again.close();
   });
 
   it('loses nothing committed when the process is killed mid-run', async () => {
@@ -136,11 +136,11 @@ describe('SQLite store', () => {
       child.on('exit', () => reject(new Error(`writer exited early: ${stderr}`)));
     });
     await new Promise((resolve) => child.once('close', resolve));
-    const s = openSqliteStore({ dir });
-    for (const sid of committed) expect(s.calls.get(ACCOUNT_A, sid)?.sid).toBe(sid);
+    const s = await openSqliteStore({ dir });
+    for (const sid of committed) expect((await s.calls.get(ACCOUNT_A, sid))?.sid).toBe(sid);
     // Every call the writer left live was closed on reopen.
-    expect(s.calls.listLive()).toEqual([]);
+    expect(await s.calls.listLive()).toEqual([]);
     expect(s.interruptedCalls.length).toBeGreaterThanOrEqual(150);
-    s.close();
+    await s.close();
   });
 });

@@ -47,7 +47,7 @@ export function basicAuth(
     if (skip(c.req.method, c.req.path)) return next();
     const credentials = parseBasic(c.req.header('Authorization'));
     if (!credentials) return unauthorized('HTTP Basic credentials (AccountSid:AuthToken) are required');
-    const account = accounts.get(credentials.user);
+    const account = await accounts.get(credentials.user);
     if (!tokenMatches(account, credentials.password)) return unauthorized('wrong account sid or auth token');
     c.set('account', account as AccountRecord);
     return next();

@@ -13,7 +13,7 @@ export function registerApplications(app: Hono<PlatformEnv>, deps: PlatformDeps,
   app.put('/Accounts/:accountSid/Applications/:file', async (c) => {
     const accountSid = accountOf(c);
     const { id, format } = splitFormat(c.req.param('file'), 'json');
-    const application = deps.store.applications.get(accountSid, id);
+    const application = await deps.store.applications.get(accountSid, id);
     if (!application) throw notFound('Application', id);
     const name = (await readFields(c)).FriendlyName;
     if (name === undefined) throw badParameter('FriendlyName', 'is required');
@@ -22,7 +22,7 @@ export function registerApplications(app: Hono<PlatformEnv>, deps: PlatformDeps,
       throw badParameter('FriendlyName', `must be 1 to ${MAX_FRIENDLY_NAME} characters`);
     }
     const renamed = { ...application, friendlyName: trimmed, dateUpdated: now() };
-    deps.store.applications.put(renamed);
+    await deps.store.applications.put(renamed);
     return renderOne(c, format, 'Application', applicationRep(renamed));
   });
 }

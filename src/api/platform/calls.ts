@@ -52,7 +52,7 @@ const utf8 = new TextEncoder();
 export function registerCalls(app: Hono<PlatformEnv>, deps: PlatformDeps): void {
   const { store } = deps;
 
-  const renderCallList = (c: Context<PlatformEnv>, accountSid: string): RenderedBody => {
+  const renderCallList = async (c: Context<PlatformEnv>, accountSid: string): Promise<RenderedBody> => {
     const query = queryOf(c);
     const paging = parsePaging(query);
     const status = query.Status;
@@ -60,7 +60,7 @@ export function registerCalls(app: Hono<PlatformEnv>, deps: PlatformDeps): void 
       throw badParameter('Status', `expected one of ${STATUSES.join(', ')}, got ${JSON.stringify(status)}`);
     }
     const bounds = timeBounds(query);
-    const page = store.calls.list({
+    const page = await store.calls.list({
       accountSid,
       to: query.To,
       from: query.From,
@@ -81,16 +81,16 @@ export function registerCalls(app: Hono<PlatformEnv>, deps: PlatformDeps): void 
     return listBody('xml', pageDocument({ ...common, rep: callRep }));
   };
 
-  app.on('GET', withFormats('/Accounts/:accountSid/Calls'), (c) => {
+  app.on('GET', withFormats('/Accounts/:accountSid/Calls'), async (c) => {
     const accountSid = accountOf(c);
-    const version = store.calls.version?.(accountSid);
+    const version = await store.calls.version?.(accountSid);
     // The page depends on the path (format, links) and the query as sent, nothing else.
     const url = c.req.url;
     const search = url.indexOf('?');
     const key = search < 0 ? c.req.path : `${c.req.path}${url.slice(search)}`;
     const cached = version === undefined ? undefined : deps.listCache?.get(accountSid, key, version);
     if (cached) return sendBody(c, cached);
-    const rendered = renderCallList(c, accountSid);
+    const rendered = await renderCallList(c, accountSid);
     if (version === undefined || !deps.listCache) return sendBody(c, rendered);
     const kept = { body: utf8.encode(rendered.body as string), contentType: rendered.contentType };
     deps.listCache.set(accountSid, key, version, kept);
@@ -104,10 +104,10 @@ export function registerCalls(app: Hono<PlatformEnv>, deps: PlatformDeps): void 
     return renderOne(c, formatOfPath(c.req.path), 'Call', callRep(call));
   });
 
-  app.get('/Accounts/:accountSid/Calls/:file', (c) => {
+  app.get('/Accounts/:accountSid/Calls/:file', async (c) => {
     const accountSid = accountOf(c);
     const { id, format } = splitFormat(c.req.param('file'), 'xml');
-    const call = store.calls.get(accountSid, id);
+    const call = await store.calls.get(accountSid, id);
     if (!call) throw notFound('Call', id);
     return renderOne(c, format, 'Call', callRep(call));
   });
@@ -115,7 +115,7 @@ export function registerCalls(app: Hono<PlatformEnv>, deps: PlatformDeps): void 
   const modify = (fixed?: Format) => async (c: Context<PlatformEnv>) => {
     const accountSid = accountOf(c);
     const { id, format } = splitFormat(c.req.param('file') ?? '', fixed ?? 'xml');
-    if (!store.calls.get(accountSid, id)) throw notFound('Call', id);
+    if (!(await store.calls.get(accountSid, id))) throw notFound('Call', id);
     const params = parseModifyCall(await readFields(c));
     const call = await controlOf(deps).modifyCall(accountSid, id, params);
     return renderOne(c, fixed ?? format, 'Call', callRep(call));

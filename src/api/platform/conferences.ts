@@ -11,7 +11,7 @@ export function registerConferences(app: Hono<PlatformEnv>, deps: PlatformDeps):
   app.post('/Accounts/:accountSid/Conferences/:conferenceSid/Participants/:file', async (c) => {
     const accountSid = accountOf(c);
     const { id, format } = splitFormat(c.req.param('file'), 'json');
-    if (!deps.store.calls.get(accountSid, id)) throw notFound('Call', id);
+    if (!(await deps.store.calls.get(accountSid, id))) throw notFound('Call', id);
     const mute = parseMute(await readFields(c));
     const call = await controlOf(deps).muteParticipant(accountSid, c.req.param('conferenceSid'), id, mute);
     return renderOne(c, format, 'Call', callRep(call));

@@ -18,14 +18,14 @@ const KINDS: ReadonlyArray<[path: string, kind: GatherRecord['kind'], name: stri
 export function registerGathers(app: Hono<PlatformEnv>, deps: PlatformDeps): void {
   for (const [path, kind, name] of KINDS) {
     const base = `/Accounts/:accountSid/Gathers/${path}`;
-    const list = (c: Context<PlatformEnv>) => {
+    const list = async (c: Context<PlatformEnv>) => {
       const accountSid = accountOf(c);
       requireJson(c.req.path.endsWith('.xml') ? 'xml' : 'json', `${name} records`);
       const query = queryOf(c);
       const paging = parsePaging(query);
       const created =
         query.DateCreated === undefined ? undefined : parseDateFilter('DateCreated', query.DateCreated);
-      const page = deps.store.gathers.list({
+      const page = await deps.store.gathers.list({
         accountSid,
         kind,
         callSid: query.CallSid,
@@ -45,11 +45,11 @@ export function registerGathers(app: Hono<PlatformEnv>, deps: PlatformDeps): voi
       return renderList(c, 'json', doc);
     };
     app.on('GET', [base, `${base}.json`, `${base}.xml`], list);
-    app.get(`${base}/:file`, (c) => {
+    app.get(`${base}/:file`, async (c) => {
       const accountSid = accountOf(c);
       const { id, format } = splitFormat(c.req.param('file'), 'json');
       requireJson(format, `${name} records`);
-      const gather = deps.store.gathers.get(accountSid, kind, id);
+      const gather = await deps.store.gathers.get(accountSid, kind, id);
       if (!gather) throw notFound(name, id);
       return renderOne(c, 'json', name, gatherRep(gather));
     });

@@ -20,14 +20,19 @@ function logFilter(raw: string | undefined): 0 | 1 | undefined {
 export function registerNotifications(app: Hono<PlatformEnv>, deps: PlatformDeps): void {
   const { store } = deps;
 
-  const list = (c: Context<PlatformEnv>, accountSid: string, callSid: string | undefined, format: Format) => {
+  const list = async (
+    c: Context<PlatformEnv>,
+    accountSid: string,
+    callSid: string | undefined,
+    format: Format,
+  ) => {
     const query = queryOf(c);
     const paging = parsePaging(query);
     const log = logFilter(query.Log);
     // A single value: a date keeps its whole day, a date-time its whole second.
     const date =
       query.MessageDate === undefined ? undefined : parseDateFilter('MessageDate', query.MessageDate);
-    const page = store.notifications.list({
+    const page = await store.notifications.list({
       accountSid,
       callSid: callSid ?? query.CallSid,
       log,
@@ -51,17 +56,17 @@ export function registerNotifications(app: Hono<PlatformEnv>, deps: PlatformDeps
     list(c, accountOf(c), undefined, formatOfPath(c.req.path)),
   );
 
-  app.on('GET', withFormats('/Accounts/:accountSid/Calls/:callSid/Notifications'), (c) => {
+  app.on('GET', withFormats('/Accounts/:accountSid/Calls/:callSid/Notifications'), async (c) => {
     const accountSid = accountOf(c);
     const callSid = c.req.param('callSid') ?? '';
-    if (!store.calls.get(accountSid, callSid)) throw notFound('Call', callSid);
+    if (!(await store.calls.get(accountSid, callSid))) throw notFound('Call', callSid);
     return list(c, accountSid, callSid, formatOfPath(c.req.path));
   });
 
-  app.get('/Accounts/:accountSid/Notifications/:file', (c) => {
+  app.get('/Accounts/:accountSid/Notifications/:file', async (c) => {
     const accountSid = accountOf(c);
     const { id, format } = splitFormat(c.req.param('file'), 'xml');
-    const notification = store.notifications.get(accountSid, id);
+    const notification = await store.notifications.get(accountSid, id);
     if (!notification) throw notFound('Notification', id);
     return renderOne(c, format, 'Notification', notificationRep(notification));
   });

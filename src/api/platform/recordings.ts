@@ -27,12 +27,12 @@ export function isRecordingAudio(method: string, path: string): boolean {
 export function registerRecordings(app: Hono<PlatformEnv>, deps: PlatformDeps): void {
   const { store } = deps;
 
-  const list = (c: Context<PlatformEnv>, callSid: string | undefined, format: Format) => {
+  const list = async (c: Context<PlatformEnv>, callSid: string | undefined, format: Format) => {
     const accountSid = accountOf(c);
     const query = queryOf(c);
     const paging = parsePaging(query);
     const bounds = timeBounds(query);
-    const page = store.recordings.list({
+    const page = await store.recordings.list({
       accountSid,
       callSid: callSid ?? query.CallSid,
       createdFrom: bounds.from,
@@ -57,33 +57,33 @@ export function registerRecordings(app: Hono<PlatformEnv>, deps: PlatformDeps): 
   );
 
   // Deprecated: the CallSid filter of the list replaces it.
-  app.on('GET', withFormats('/Accounts/:accountSid/Calls/:callSid/Recordings'), (c) => {
+  app.on('GET', withFormats('/Accounts/:accountSid/Calls/:callSid/Recordings'), async (c) => {
     const accountSid = accountOf(c);
     const callSid = c.req.param('callSid') ?? '';
-    if (!store.calls.get(accountSid, callSid)) throw notFound('Call', callSid);
+    if (!(await store.calls.get(accountSid, callSid))) throw notFound('Call', callSid);
     return list(c, callSid, formatOfPath(c.req.path));
   });
 
-  app.get('/Accounts/:accountSid/Recordings/:file', (c) => {
+  app.get('/Accounts/:accountSid/Recordings/:file', async (c) => {
     const file = c.req.param('file');
     if (file.endsWith('.wav')) {
       // No authentication: the recording must still belong to the account in the path.
       const sid = file.slice(0, -4);
-      const wav = store.recordings.wav(c.req.param('accountSid'), sid);
+      const wav = await store.recordings.wav(c.req.param('accountSid'), sid);
       if (!wav) throw notFound('Recording', sid);
       return rangedBody(wav, c.req.header('Range'), 'audio/wav');
     }
     const accountSid = accountOf(c);
     const { id, format } = splitFormat(file, 'xml');
-    const recording = store.recordings.get(accountSid, id);
+    const recording = await store.recordings.get(accountSid, id);
     if (!recording) throw notFound('Recording', id);
     return renderOne(c, format, 'Recording', recordingRep(recording, deps.fileBase));
   });
 
-  app.delete('/Accounts/:accountSid/Recordings/:file', (c) => {
+  app.delete('/Accounts/:accountSid/Recordings/:file', async (c) => {
     const accountSid = accountOf(c);
     const { id } = splitFormat(c.req.param('file'), 'xml');
-    if (!store.recordings.delete(accountSid, id)) throw notFound('Recording', id);
+    if (!(await store.recordings.delete(accountSid, id))) throw notFound('Recording', id);
     return c.body(null, 204);
   });
 }

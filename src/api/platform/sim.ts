@@ -47,9 +47,9 @@ async function readJsonObject(c: Context): Promise<unknown> {
  * calls, set party behaviours, send digits or speech to a live call, advance the virtual clock.
  */
 export function registerSim(app: Hono<PlatformEnv>, deps: PlatformDeps): void {
-  const liveCall = (c: Context<PlatformEnv>) => {
+  const liveCall = async (c: Context<PlatformEnv>) => {
     const callSid = c.req.param('callSid') ?? '';
-    if (!deps.store.calls.get(c.get('account').sid, callSid)) throw notFound('Call', callSid);
+    if (!(await deps.store.calls.get(c.get('account').sid, callSid))) throw notFound('Call', callSid);
     return callSid;
   };
 
@@ -74,7 +74,7 @@ export function registerSim(app: Hono<PlatformEnv>, deps: PlatformDeps): void {
   });
 
   app.post('/Calls/:callSid/Digits', async (c) => {
-    const callSid = liveCall(c);
+    const callSid = await liveCall(c);
     const digits = required(await readFields(c), 'Digits');
     if (!/^[0-9*#wW]+$/.test(digits))
       throw badParameter('Digits', 'expected keys 0-9, *, # (w waits half a second)');
@@ -83,7 +83,7 @@ export function registerSim(app: Hono<PlatformEnv>, deps: PlatformDeps): void {
   });
 
   app.post('/Calls/:callSid/Speech', async (c) => {
-    const callSid = liveCall(c);
+    const callSid = await liveCall(c);
     const text = required(await readFields(c), 'Text');
     await simOf(deps).sendSpeech(c.get('account').sid, callSid, text);
     return c.json({ call_sid: callSid, text });

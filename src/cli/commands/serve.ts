@@ -94,12 +94,12 @@ export function registerServe(program: Command): void {
       }
       // Read the project before opening anything, so a bad file leaves nothing behind.
       const project = options.project ? JSON.parse(readFileSync(options.project, 'utf8')) : undefined;
-      const store = openSqliteStore({ dir: options.data });
-      let ensured: ReturnType<typeof ensureAccount>;
+      const store = await openSqliteStore({ dir: options.data });
+      let ensured: Awaited<ReturnType<typeof ensureAccount>>;
       try {
-        ensured = ensureAccount(store, { sid: options.accountSid, authToken: options.authToken });
+        ensured = await ensureAccount(store, { sid: options.accountSid, authToken: options.authToken });
       } catch (err) {
-        store.close();
+        await store.close();
         throw err;
       }
       const server = await startEngineServer({
@@ -115,7 +115,7 @@ export function registerServe(program: Command): void {
       try {
         let controllerUrl: string | undefined;
         if (project !== undefined && options.project) {
-          const served = serveDesignerProject(server.engine, store, {
+          const served = await serveDesignerProject(server.engine, store, {
             accountSid: ensured.account.sid,
             baseUrl: server.baseUrl,
             project,

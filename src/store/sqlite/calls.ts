@@ -180,13 +180,13 @@ export function sqliteCalls(db: Database.Database): CallRepository {
   });
 
   return {
-    put: (c) => void put(c),
-    putMany: (calls) => putMany(calls),
-    get: (accountSid, sid) => {
+    put: async (c) => void put(c),
+    putMany: async (calls) => putMany(calls),
+    get: async (accountSid, sid) => {
       const data = getOne.get(sid, accountSid) as string | undefined;
       return data === undefined ? undefined : (JSON.parse(data) as CallRecord);
     },
-    list: (q) => {
+    list: async (q) => {
       const { count, page } = statementsOf(q);
       const params = paramsOf(q);
       // -1: no LIMIT in SQLite.
@@ -205,8 +205,8 @@ export function sqliteCalls(db: Database.Database): CallRepository {
       const rows = page.all(...params, q.limit, offset) as string[];
       return { items: rows.map((d) => JSON.parse(d) as CallRecord), total, offset };
     },
-    listLive: () => (live.all() as string[]).map((d) => JSON.parse(d) as CallRecord),
-    version: (accountSid) => {
+    listLive: async () => (live.all() as string[]).map((d) => JSON.parse(d) as CallRecord),
+    version: async (accountSid) => {
       const v = dataVersion.get();
       if (v !== seenDataVersion) {
         seenDataVersion = v;

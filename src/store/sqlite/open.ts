@@ -38,7 +38,7 @@ export interface SqliteStore extends Store {
  * current schema, with recordings' WAV files beside it. Calls left live by a previous process
  * are closed (see `closeInterruptedCalls`).
  */
-export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
+export async function openSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
   mkdirSync(options.dir, { recursive: true });
   const file = join(options.dir, 'rcml.sqlite');
   const db = new Database(file);
@@ -64,12 +64,21 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     gathers: sqliteGathers(db),
     notifications: sqliteNotifications(db),
     applications: sqliteApplications(db),
-    close: () => {
+    close: async () => {
       if (db.open) db.close();
     },
   };
-  const closed = db.transaction(() =>
-    closeInterruptedCalls(store, (options.now ?? Date.now)(), options.sids ?? randomSid),
-  )();
+  // One transaction around the repair. The SQLite repositories do their work before their
+  // promises return, and nothing else holds the store yet, so no other write can slip in.
+  let closed: Awaited<ReturnType<typeof closeInterruptedCalls>>;
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    closed = await closeInterruptedCalls(store, (options.now ?? Date.now)(), options.sids ?? randomSid);
+    db.exec('COMMIT');
+  } catch (err) {
+    db.exec('ROLLBACK');
+    db.close();
+    throw err;
+  }
   return { ...store, interruptedCalls: closed.map((c) => c.sid), file };
 }

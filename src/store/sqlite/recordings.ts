@@ -36,7 +36,7 @@ export function sqliteRecordings(db: Database.Database, dataDir: string): Record
     getOne.get(sid, accountSid) as { data: string; file: string } | undefined;
 
   return {
-    put: (r, wav) => {
+    put: async (r, wav) => {
       const dir = join(root, safeName(r.accountSid));
       mkdirSync(dir, { recursive: true });
       const file = join(safeName(r.accountSid), `${safeName(r.sid)}.wav`);
@@ -45,11 +45,11 @@ export function sqliteRecordings(db: Database.Database, dataDir: string): Record
       renameSync(tmp, join(root, file));
       upsert.run(r.sid, r.accountSid, r.callSid, r.dateCreated, r.duration, file, JSON.stringify(r));
     },
-    get: (accountSid, sid) => {
+    get: async (accountSid, sid) => {
       const row = read(accountSid, sid);
       return row && (JSON.parse(row.data) as RecordingRecord);
     },
-    wav: (accountSid, sid) => {
+    wav: async (accountSid, sid) => {
       const row = read(accountSid, sid);
       if (!row) return undefined;
       try {
@@ -58,14 +58,14 @@ export function sqliteRecordings(db: Database.Database, dataDir: string): Record
         return undefined;
       }
     },
-    delete: (accountSid, sid) => {
+    delete: async (accountSid, sid) => {
       const row = read(accountSid, sid);
       if (!row) return false;
       remove.run(sid, accountSid);
       rmSync(join(root, row.file), { force: true });
       return true;
     },
-    list: (q) => {
+    list: async (q) => {
       const parts = ['account_sid = ?'];
       const params: unknown[] = [q.accountSid];
       if (q.callSid !== undefined) parts.push('call_sid = ?') && params.push(q.callSid);

@@ -19,9 +19,9 @@ export function sqliteAccounts(db: Database.Database): AccountRepository {
   const getOne = db.prepare('SELECT data FROM accounts WHERE sid = ?').pluck();
   const all = db.prepare('SELECT data FROM accounts ORDER BY date_created, sid').pluck();
   return {
-    put: (a) => void upsert.run(a.sid, a.dateCreated, JSON.stringify(a)),
-    get: (sid) => parse<AccountRecord>(getOne.get(sid)),
-    list: () => (all.all() as string[]).map((d) => JSON.parse(d) as AccountRecord),
+    put: async (a) => void upsert.run(a.sid, a.dateCreated, JSON.stringify(a)),
+    get: async (sid) => parse<AccountRecord>(getOne.get(sid)),
+    list: async () => (all.all() as string[]).map((d) => JSON.parse(d) as AccountRecord),
   };
 }
 
@@ -33,9 +33,10 @@ export function sqliteGathers(db: Database.Database): GatherRepository {
     .prepare('SELECT data FROM gathers WHERE sid = ? AND account_sid = ? AND kind = ?')
     .pluck();
   return {
-    put: (g) => void upsert.run(g.sid, g.accountSid, g.kind, g.callSid, g.dateCreated, JSON.stringify(g)),
-    get: (accountSid, kind, sid) => parse<GatherRecord>(getOne.get(sid, accountSid, kind)),
-    list: (q) => {
+    put: async (g) =>
+      void upsert.run(g.sid, g.accountSid, g.kind, g.callSid, g.dateCreated, JSON.stringify(g)),
+    get: async (accountSid, kind, sid) => parse<GatherRecord>(getOne.get(sid, accountSid, kind)),
+    list: async (q) => {
       const parts = ['account_sid = ?', 'kind = ?'];
       const params: unknown[] = [q.accountSid, q.kind];
       if (q.callSid !== undefined) parts.push('call_sid = ?') && params.push(q.callSid);
@@ -51,9 +52,10 @@ export function sqliteNotifications(db: Database.Database): NotificationReposito
     VALUES (?, ?, ?, ?, ?) ON CONFLICT (sid) DO UPDATE SET data = excluded.data`);
   const getOne = db.prepare('SELECT data FROM notifications WHERE sid = ? AND account_sid = ?').pluck();
   return {
-    put: (n) => void upsert.run(n.sid, n.accountSid, n.callSid ?? null, n.dateCreated, JSON.stringify(n)),
-    get: (accountSid, sid) => parse<NotificationRecord>(getOne.get(sid, accountSid)),
-    list: (q) => {
+    put: async (n) =>
+      void upsert.run(n.sid, n.accountSid, n.callSid ?? null, n.dateCreated, JSON.stringify(n)),
+    get: async (accountSid, sid) => parse<NotificationRecord>(getOne.get(sid, accountSid)),
+    list: async (q) => {
       const parts = ['account_sid = ?'];
       const params: unknown[] = [q.accountSid];
       if (q.callSid !== undefined) parts.push('call_sid = ?') && params.push(q.callSid);
@@ -73,7 +75,7 @@ export function sqliteApplications(db: Database.Database): ApplicationRepository
   );
   const getOne = db.prepare('SELECT data FROM applications WHERE sid = ? AND account_sid = ?').pluck();
   return {
-    put: (a) => void upsert.run(a.sid, a.accountSid, JSON.stringify(a)),
-    get: (accountSid, sid) => parse<ApplicationRecord>(getOne.get(sid, accountSid)),
+    put: async (a) => void upsert.run(a.sid, a.accountSid, JSON.stringify(a)),
+    get: async (accountSid, sid) => parse<ApplicationRecord>(getOne.get(sid, accountSid)),
   };
 }
