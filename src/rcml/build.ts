@@ -85,19 +85,24 @@ const ENTITIES: { readonly [char: string]: string } = {
   '<': '&lt;',
   '>': '&gt;',
   '"': '&quot;',
+  '\t': '&#9;',
+  '\n': '&#10;',
+  '\r': '&#13;',
 };
 const escapeChar = (char: string): string => ENTITIES[char];
 
 /**
  * Every `&` is escaped, even one that already looks like a reference (`&#65;`, `&amp;`), so the
- * text reads back exactly; `'` and `"` stay literal in text, as in xmlbuilder2's output.
+ * text reads back exactly; `'` and `"` stay literal in text, as in xmlbuilder2's output. A CR is
+ * written as a reference because XML reads a literal one as a line feed.
  */
 function escapeText(value: string): string {
-  return /[&<>]/.test(value) ? value.replace(/[&<>]/g, escapeChar) : value;
+  return /[&<>\r]/.test(value) ? value.replace(/[&<>\r]/g, escapeChar) : value;
 }
 
+/** Tab, LF and CR are written as references because XML reads them as spaces in a value. */
 function escapeAttribute(value: string): string {
-  return /[&<>"]/.test(value) ? value.replace(/[&<>"]/g, escapeChar) : value;
+  return /[&<>"\t\n\r]/.test(value) ? value.replace(/[&<>"\t\n\r]/g, escapeChar) : value;
 }
 
 /** ` a="1" b="2"` for the set fields of a model node, in field order. */

@@ -55,6 +55,19 @@ describe('buildRcml', () => {
     });
   });
 
+  it('writes CR, and tab, LF and CR in values, as references so XML reads them back', () => {
+    const xml = buildRcml(
+      { verbs: [{ verb: 'Say', text: 'a\r\nb\rc\nd\te', language: 'x\ty\nz\r\n' }] },
+      { pretty: false },
+    );
+    expect(xml).toContain('<Say language="x&#9;y&#10;z&#13;&#10;">a&#13;\nb&#13;c\nd\te</Say>');
+    const parsed = parseRcml(xml);
+    expect(parsed.ok && parsed.document.verbs[0]).toMatchObject({
+      text: 'a\r\nb\rc\nd\te',
+      language: 'x\ty\nz\r\n',
+    });
+  });
+
   it('writes a fromText noun with attributes as an element, losing nothing', () => {
     const xml = buildRcml({
       verbs: [{ verb: 'Dial', fromText: true, nouns: [{ noun: 'Number', number: '+1', sendDigits: '12' }] }],

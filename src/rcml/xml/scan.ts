@@ -5,10 +5,14 @@
  * real RCML contains; a second validation pass would also halve throughput.
  *
  * Accepted: elements, attributes (single or double quoted), text, CDATA, comments, processing
- * instructions. Refused with an error: DOCTYPE (never resolved), mismatched or unclosed tags,
- * duplicate attributes, unquoted attributes, text or a second element outside the root.
+ * instructions, an XML declaration at the start. Refused with an error: DOCTYPE (never
+ * resolved), mismatched or unclosed tags, duplicate attributes, unquoted attributes, `<` in an
+ * attribute value, `]]>` in text, `--` in a comment, a processing instruction without a target
+ * or named `xml` after the start, text or a second element outside the root.
+ * A differential property test (test/rcml/xml/differential.test.ts) holds this to saxes and
+ * fast-xml-parser's validator.
  */
-import { decodeEntities } from './entities.js';
+import { decodeAttribute, decodeText, normalizeLineEnds } from './entities.js';
 
 export interface XmlAttribute {
   name: string;
@@ -70,14 +74,19 @@ export function scanXml(src: string): ScanResult {
   const n = src.length;
   const stack: XmlElement[] = [];
   let root: XmlElement | undefined;
-  let i = src.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const start = src.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let i = start;
   while (i < n) {
     const lt = src.indexOf('<', i);
     const end = lt === -1 ? n : lt;
     if (end > i) {
       const top = stack[stack.length - 1];
-      if (top) top.text += decodeEntities(src.slice(i, end));
-      else if (!isBlank(src, i, end)) {
+      if (top) {
+        const raw = src.slice(i, end);
+        const cdataEnd = raw.indexOf(']]>');
+        if (cdataEnd !== -1) return fail('"]]>" is not allowed in text', i + cdataEnd);
+        top.text += decodeText(raw);
+      } else if (!isBlank(src, i, end)) {
         return fail(root ? 'text after the root element' : 'text before the root element', i);
       }
     }
@@ -97,13 +106,15 @@ export function scanXml(src: string): ScanResult {
       if (src.startsWith('<!--', lt)) {
         const close = src.indexOf('-->', lt + 4);
         if (close === -1) return fail('unterminated comment', lt);
+        const hyphens = src.indexOf('--', lt + 4);
+        if (hyphens < close) return fail('"--" is not allowed in a comment', hyphens);
         i = close + 3;
       } else if (src.startsWith('<![CDATA[', lt)) {
         const top = stack[stack.length - 1];
         if (!top) return fail('CDATA outside the root element', lt);
         const close = src.indexOf(']]>', lt + 9);
         if (close === -1) return fail('unterminated CDATA section', lt);
-        top.text += src.slice(lt + 9, close);
+        top.text += normalizeLineEnds(src.slice(lt + 9, close));
         i = close + 3;
       } else if (src.slice(lt + 2, lt + 9).toUpperCase() === 'DOCTYPE') {
         return fail('DOCTYPE is not allowed in RCML (DTDs and entities are never resolved)', lt, 'rcml.dtd');
@@ -111,9 +122,9 @@ export function scanXml(src: string): ScanResult {
         return fail('unexpected "<!"', lt);
       }
     } else if (c === 63 /* ? */) {
-      const close = src.indexOf('?>', lt + 2);
-      if (close === -1) return fail('unterminated processing instruction', lt);
-      i = close + 2;
+      const pi = scanProcessingInstruction(src, lt, start);
+      if (typeof pi !== 'number') return pi;
+      i = pi;
     } else {
       if (root && stack.length === 0) return fail('a second root element is not allowed', lt);
       const tag = scanStartTag(src, lt);
@@ -129,6 +140,27 @@ export function scanXml(src: string): ScanResult {
   if (open) return fail(`element <${open.name}> is not closed`, open.offset);
   if (!root) return fail(isBlank(src, 0, n) ? 'the document is empty' : 'no root element', 0);
   return { ok: true, root };
+}
+
+/**
+ * Skips the processing instruction at `lt`, returning the offset after its `?>`. Its target
+ * must be a name, and one spelt `xml` in any case is the XML declaration, allowed only at the
+ * start of the document (`start`, after a byte order mark).
+ */
+function scanProcessingInstruction(src: string, lt: number, start: number): number | Failure {
+  const close = src.indexOf('?>', lt + 2);
+  if (close === -1) return fail('unterminated processing instruction', lt);
+  const targetEnd = nameEnd(src, lt + 2);
+  if (targetEnd === lt + 2) return fail('a processing instruction needs a target name', lt);
+  if (targetEnd !== close && !isSpace(src.charCodeAt(targetEnd))) {
+    return fail('malformed processing instruction target', targetEnd);
+  }
+  const target = src.slice(lt + 2, targetEnd);
+  if (target.length === 3 && target.toLowerCase() === 'xml') {
+    if (target !== 'xml') return fail(`reserved processing instruction target "${target}"`, lt);
+    if (lt !== start) return fail('the XML declaration is only allowed at the start of the document', lt);
+  }
+  return close + 2;
 }
 
 type StartTag = { ok: true; element: XmlElement; selfClosing: boolean; next: number } | Failure;
@@ -175,7 +207,7 @@ function scanStartTag(src: string, lt: number): StartTag {
     for (const a of element.attributes) {
       if (a.name === name) return fail(`duplicate attribute "${name}" in <${element.name}>`, attrOffset);
     }
-    element.attributes.push({ name, value: decodeEntities(raw), offset: attrOffset });
+    element.attributes.push({ name, value: decodeAttribute(raw), offset: attrOffset });
     j = close + 1;
   }
 }
