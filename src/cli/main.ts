@@ -2,7 +2,10 @@
 import { CommanderError } from 'commander';
 import { createProgram } from './program.js';
 
-/** Usage errors exit 2; commands set their own exit codes otherwise. */
+/**
+ * Usage errors exit 2 (commander has already printed the error and the command's usage);
+ * `--version` and `--help` exit 0; commands set their own exit codes otherwise.
+ */
 async function main(): Promise<void> {
   const program = createProgram();
   try {

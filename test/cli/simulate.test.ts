@@ -72,7 +72,11 @@ describe('rcml simulate', () => {
     const missing = join(dir, 'missing.json');
     const { err, code } = await run(missing);
     expect(code).toBe(2);
-    expect(err).toBe(`rcml simulate: cannot read ${missing}: no such file\n`);
+    expect(err).toMatch(
+      new RegExp(
+        `^rcml simulate: cannot read ${missing}: no such file\n\nUsage: rcml simulate \\[options\\] <scenario>\n`,
+      ),
+    );
   });
 
   it('exits 2 with a usage message when the scenario argument is missing', () => {

@@ -28,6 +28,17 @@ function seed(value: string): number {
   return Number(value);
 }
 
+/** The `--project` file as JSON; a file that cannot be read or parsed is a usage error. */
+function readProject(file: string, command: Command): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    return command.error(`error: --project ${file}: ${err instanceof Error ? err.message : String(err)}`, {
+      exitCode: 2,
+    });
+  }
+}
+
 /** `--number +15550100=http://host/app` routes to a URL; a bare number to the `--project`. */
 interface NumberRoute {
   number: string;
@@ -84,23 +95,24 @@ export function registerServe(program: Command): void {
       ).argParser(numberRoute),
     )
     .option('--project <state.json>', 'serve a Visual Designer project as an application')
-    .action(async (options: ServeOptions) => {
+    .action(async (options: ServeOptions, command: Command) => {
+      // Usage errors go through command.error, which prints the usage of `rcml serve` too.
       if (options.seed !== undefined && options.clock !== 'virtual') {
-        throw new Error('--seed needs --clock virtual');
+        command.error('error: --seed needs --clock virtual', { exitCode: 2 });
       }
       const routes = options.number ?? [];
       if (routes.some((r) => r.url === undefined) && !options.project) {
-        throw new Error('a --number without =url routes to the --project: give one');
+        command.error('error: a --number without =url routes to the --project: give one', { exitCode: 2 });
       }
       // Read the project before opening anything, so a bad file leaves nothing behind.
-      const project = options.project ? JSON.parse(readFileSync(options.project, 'utf8')) : undefined;
+      const project = options.project ? readProject(options.project, command) : undefined;
       const store = await openSqliteStore({ dir: options.data });
       let ensured: Awaited<ReturnType<typeof ensureAccount>>;
       try {
         ensured = await ensureAccount(store, { sid: options.accountSid, authToken: options.authToken });
       } catch (err) {
         await store.close();
-        throw err;
+        command.error(`error: ${err instanceof Error ? err.message : String(err)}`, { exitCode: 2 });
       }
       const server = await startEngineServer({
         store,
