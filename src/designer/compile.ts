@@ -10,7 +10,9 @@ import {
   RenderError,
 } from './context.js';
 import { type LoadResult, loadProject, type ProjectProblem } from './load.js';
+import { DEFAULT_RECORDINGS_BASE_URL } from './recordings.js';
 import { handleAction, parseTarget, renderModule } from './render.js';
+import { ES_DEFAULT_TIMEOUT } from './steps/external-service.js';
 import type { Project, ProjectNode } from './schema.js';
 import { importVariables } from './variables.js';
 
@@ -24,12 +26,19 @@ export interface CompileOptions {
   fetch?: FetchLike;
   /** Base URL that relative external-service URLs resolve against. */
   esBaseUrl?: string;
-  /** Configured maximum external-service timeout in ms (the step's own and 5000 ms also cap it). */
+  /**
+   * Configured external-service timeout in ms (default 5000): used when a step sets none, and
+   * the cap of a step's own. The operator may raise it above 5000.
+   */
   esMaxTimeout?: number;
   /** Application sid, used in local media URLs. */
   applicationSid?: string;
   /** Base URL of local media. Default `/visual-designer/services/projects/{applicationSid}/wavs`. */
   mediaBaseUrl?: string;
+  /** Base of recording URLs over HTTP. Default `http://127.0.0.1:8080/restcomm/recordings`. */
+  recordingsBaseUrl?: string;
+  /** The application's video option (default off): record `media` is written only when on. */
+  videoSupport?: boolean;
   /** Receives "running target", `[LOG]`, `[ES]`, `[RCML]` and exception entries. */
   onLog?: (entry: DesignerLogEntry) => void;
 }
@@ -85,8 +94,13 @@ function parameterMap(parameters: CompileOptions['parameters']): Map<string, str
   return new Map(Object.entries(parameters as Record<string, string>));
 }
 
-function result(target: string, document: RcmlDocument, error?: RenderResult['error']): RenderResult {
-  let xml: string | undefined;
+function result(
+  target: string,
+  document: RcmlDocument,
+  error?: RenderResult['error'],
+  emptyBody = false,
+): RenderResult {
+  let xml: string | undefined = emptyBody ? '' : undefined;
   const out: RenderResult = {
     target,
     document,
@@ -113,9 +127,11 @@ export function compileLoaded(
     labels,
     fetch: options.fetch ?? (undiciFetch as unknown as FetchLike),
     esBaseUrl: options.esBaseUrl,
-    esMaxTimeout: options.esMaxTimeout ?? Number.POSITIVE_INFINITY,
+    esMaxTimeout: options.esMaxTimeout ?? ES_DEFAULT_TIMEOUT,
     mediaBaseUrl:
       options.mediaBaseUrl ?? `/visual-designer/services/projects/${options.applicationSid ?? 'local'}/wavs`,
+    recordingsBaseUrl: options.recordingsBaseUrl ?? DEFAULT_RECORDINGS_BASE_URL,
+    videoSupport: options.videoSupport ?? false,
     onLog: options.onLog,
   };
   const bootstrap = options.bootstrap ?? {};
@@ -128,7 +144,8 @@ export function compileLoaded(
     const parsed = parseTarget(effective);
     const ctx: RenderContext = {
       app: services,
-      vars: importVariables(bootstrap, params, parameters),
+      // The target is a request parameter like any other: `$target`.
+      vars: importVariables(bootstrap, target ? { ...params, target } : params, parameters),
       params,
       verbs: [],
       module: parsed.module,
@@ -139,7 +156,7 @@ export function compileLoaded(
     try {
       if (parsed.action) await handleAction(ctx, parsed);
       else await renderModule(ctx, parsed.module);
-      out = result(effective, { verbs: ctx.verbs });
+      out = result(effective, { verbs: ctx.verbs }, undefined, ctx.emptyBody);
     } catch (error) {
       const code = error instanceof RenderError ? error.code : 'designer.render-failed';
       const message = error instanceof Error ? error.message : String(error);

@@ -31,6 +31,10 @@ export interface AppServices {
   esBaseUrl: string | undefined;
   esMaxTimeout: number;
   mediaBaseUrl: string;
+  /** Base of recording URLs served over HTTP (a `file:` RecordingUrl is turned into one). */
+  recordingsBaseUrl: string;
+  /** The application's video option: record `media` is written only when it is on. */
+  videoSupport: boolean;
   onLog: ((entry: DesignerLogEntry) => void) | undefined;
 }
 
@@ -54,6 +58,8 @@ export interface RenderContext {
   module: string;
   /** Modules entered in this request, to stop continueTo/routing loops. */
   hops: number;
+  /** Set when the request renders nothing at all: the answer is an empty body. */
+  emptyBody?: boolean;
 }
 
 /** What a step asks the module renderer to do next. */

@@ -1,36 +1,20 @@
 /** Loads project JSON of any format version: upgrade, then validate every node and step. */
 import { z } from 'zod';
 import { nodeSchema, type Project, projectSchema, type Step, stepSchemas } from './schema.js';
+import { loadWarnings } from './load-warnings.js';
+import { formatPath, type ProjectProblem, parseLeniently, problemsOf } from './set-aside.js';
 import { UpgradeError, upgradeProject } from './upgrade.js';
 
-/** One problem in a project file, with its JSON path (`nodes[2].steps[0].phrase`). */
-export interface ProjectProblem {
-  path: string;
-  message: string;
-}
+export type { ProjectProblem } from './set-aside.js';
+export { formatPath } from './set-aside.js';
 
-/** Outcome of {@link loadProject}: every problem at once, never a throw. */
+/**
+ * Outcome of {@link loadProject}: every problem at once, never a throw. `warnings` lists what
+ * the loader set aside because it could not use it (each with its JSON path).
+ */
 export type LoadResult =
-  | { ok: true; project: Project; fromVersion: string; upgrades: string[] }
+  | { ok: true; project: Project; fromVersion: string; upgrades: string[]; warnings: ProjectProblem[] }
   | { ok: false; problems: ProjectProblem[] };
-
-/** Formats a zod path as `a[0].b`. */
-export function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out ? `.${String(key)}` : String(key);
-  }
-  return out || '$';
-}
-
-function problemsOf(error: z.ZodError, prefix: ReadonlyArray<PropertyKey>): ProjectProblem[] {
-  return error.issues.map((issue) => ({
-    path: formatPath([...prefix, ...issue.path]),
-    message:
-      issue.code === 'invalid_type' && /received undefined/.test(issue.message) ? 'required' : issue.message,
-  }));
-}
 
 // Steps are validated one by one (by kind) for precise paths; this schema checks the rest.
 const shellSchema = projectSchema.extend({
@@ -64,6 +48,7 @@ export function loadProject(input: unknown): LoadResult {
   if (!skeleton.success) return { ok: false, problems: problemsOf(skeleton.error, []) };
 
   const problems: ProjectProblem[] = [];
+  const warnings: ProjectProblem[] = [];
   const nodes = skeleton.data.nodes.map((node, n) => ({
     ...node,
     steps: node.steps.map((step, s) => {
@@ -80,11 +65,12 @@ export function loadProject(input: unknown): LoadResult {
         });
         return undefined;
       }
-      const parsed = schema.safeParse(step);
-      if (!parsed.success) {
-        problems.push(...problemsOf(parsed.error, at));
+      const parsed = parseLeniently<Step>(schema as z.ZodType<Step>, step, at);
+      if (!parsed.ok) {
+        problems.push(...parsed.problems);
         return undefined;
       }
+      warnings.push(...parsed.warnings, ...loadWarnings(step, parsed.data, at));
       return parsed.data;
     }),
   }));
@@ -108,5 +94,6 @@ export function loadProject(input: unknown): LoadResult {
     project: project.data as Project & { nodes: { steps: Step[] }[] },
     fromVersion: upgraded.fromVersion,
     upgrades: upgraded.upgrades,
+    warnings,
   };
 }

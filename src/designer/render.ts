@@ -11,6 +11,7 @@ import { renderPlay } from './steps/play.js';
 import { RECORD_RESULT_PARAMETERS, renderRecord } from './steps/record.js';
 import { renderSay } from './steps/say.js';
 import { handleUssdCollect, renderUssd } from './steps/ussd.js';
+import { recordingHttpUrl } from './recordings.js';
 import { clearModuleVariables, expand } from './variables.js';
 
 /** Most modules one request may pass through (routing and continueTo), to stop loops. */
@@ -85,7 +86,9 @@ async function renderStep(step: Step, module: string, ctx: RenderContext): Promi
     case 'pause':
       return push(step.length !== undefined ? { verb: 'Pause', length: step.length } : { verb: 'Pause' });
     case 'redirect': {
-      const url = step.next ? link(ctx, step.next) : expand(step.url, ctx.vars);
+      // A URL that expands to something wins over the next module.
+      const expanded = expand(step.url, ctx.vars);
+      const url = expanded !== '' || !step.next ? expanded : link(ctx, step.next);
       return push(step.method ? { verb: 'Redirect', url, method: step.method } : { verb: 'Redirect', url });
     }
     case 'log':
@@ -133,10 +136,20 @@ export async function renderModule(ctx: RenderContext, name: string, from = 0, l
   }
 }
 
+/** Stores the named request parameters as `core_*` variables. */
 function storeResults(ctx: RenderContext, names: readonly string[]): void {
   for (const name of names) {
     const value = ctx.params[name];
     if (value !== undefined) ctx.vars.set(`core_${name}`, value);
+  }
+}
+
+/** Recording results: `RecordingUrl` as an HTTP URL, `PublicRecordingUrl` as given. */
+function storeRecording(ctx: RenderContext): void {
+  const { PublicRecordingUrl, RecordingUrl } = ctx.params;
+  if (PublicRecordingUrl !== undefined) ctx.vars.set('core_PublicRecordingUrl', PublicRecordingUrl);
+  if (RecordingUrl !== undefined) {
+    ctx.vars.set('core_RecordingUrl', recordingHttpUrl(RecordingUrl, ctx.app.recordingsBaseUrl));
   }
 }
 
@@ -148,28 +161,41 @@ export async function handleAction(ctx: RenderContext, target: Target): Promise<
   if (!step) {
     throw new RenderError('designer.unknown-step', `module "${target.module}" has no step "${target.step}"`);
   }
-  const next = (module: string | undefined) => (module ? renderModule(ctx, module) : undefined);
+  // An action whose next module is not set fails on the platform: the answer is a Hangup.
+  const next = (module: string | undefined) => {
+    if (!module) throw new RenderError('designer.no-next', `step "${target.module}.${step.name}" has no next module`);
+    return renderModule(ctx, module);
+  };
   if (target.action === 'handle' && step.kind === 'gather') {
     const decision = handleGather(step, ctx);
+    if (decision.kind === 'nothing') {
+      ctx.emptyBody = true;
+      return;
+    }
     if (decision.kind === 'next') return next(decision.module);
     const message = invalidMessageOf(step, decision.speech);
     return renderModule(ctx, target.module, index, message ? renderSay(message, ctx) : undefined);
   }
   if (target.action === 'handle' && step.kind === 'ussdCollect') {
-    const module = handleUssdCollect(step, ctx);
-    return module ? next(module) : renderModule(ctx, target.module, index);
+    const decision = handleUssdCollect(step, ctx);
+    return decision.kind === 'next' ? next(decision.module) : renderModule(ctx, target.module, index);
   }
   if (target.action === 'actionhandler') {
     if (step.kind === 'dial') {
+      if (!step.nextModule) return next(undefined);
+      storeRecording(ctx);
       storeResults(ctx, DIAL_RESULT_PARAMETERS);
       return next(step.nextModule);
     }
     if (step.kind === 'record') {
+      if (!step.next) return next(undefined);
+      storeRecording(ctx);
       storeResults(ctx, RECORD_RESULT_PARAMETERS);
       return next(step.next);
     }
     if (step.kind === 'sms' || step.kind === 'email' || step.kind === 'fax') {
-      storeResults(ctx, MESSAGE_RESULT_PARAMETERS);
+      if (!step.next) return next(undefined);
+      storeResults(ctx, MESSAGE_RESULT_PARAMETERS[step.kind]);
       return next(step.next);
     }
   }

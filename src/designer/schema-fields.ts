@@ -36,3 +36,10 @@ export const stepBase = {
   label: str,
   title: str,
 };
+
+/** Fields of a step nested as a message: the editor saves it without a `name`. */
+export const messageBase = {
+  name: str,
+  label: str,
+  title: str,
+};

@@ -18,7 +18,9 @@ export const externalServiceStepSchema = z.object({
   kind: z.literal('externalService'),
   url: z.string({ error: 'required' }).min(1, 'required'),
   method: optional(z.enum(['GET', 'POST', 'PUT', 'DELETE'])),
-  contentType: optional(z.enum(['form', 'json'])),
+  // The editor saves `application/x-www-form-urlencoded` or `application/json`; any other
+  // value is sent as the Content-Type header as written.
+  contentType: str,
   requestBody: str,
   populatePostBodyFromParams: bool,
   username: str,
@@ -29,7 +31,7 @@ export const externalServiceStepSchema = z.object({
   assignments: list(
     z.object({
       destVariable: z.string(),
-      scope: z.enum(['module', 'application']).default('module'),
+      scope: optional(z.enum(['module', 'application'])),
       moduleNameScope: str,
       valueExtractor: optional(valueExtractorSchema),
     }),

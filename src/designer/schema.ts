@@ -5,21 +5,29 @@
  * the editor writes `null` for unset fields.
  */
 import { z } from 'zod';
-import { bool, int, list, method, optional, stepBase, str } from './schema-fields.js';
+import { bool, int, list, messageBase, method, optional, stepBase, str } from './schema-fields.js';
 import {
   controlStepSchema,
   externalServiceStepSchema,
   type valueExtractorSchema,
 } from './schema-services.js';
 
-export const sayStepSchema = z.object({
-  ...stepBase,
+const sayFields = {
   kind: z.literal('say'),
   phrase: z.string({ error: 'required' }).min(1, 'required'),
-  voice: optional(z.enum(['man', 'woman']).or(z.literal('').transform(() => undefined))),
+  // RCML takes any voice name as a string (`alice`); it is passed through as written.
+  voice: str,
   language: str,
   loop: int,
-});
+};
+
+export const sayStepSchema = z.object({ ...stepBase, ...sayFields });
+
+/**
+ * `invalidMessage` / `speechInvalidMessage`: a say step the editor saves without `name`. One
+ * that cannot be said is set aside by the loader with a warning (see `load.ts`).
+ */
+export const messageSaySchema = optional(z.object({ ...messageBase, ...sayFields }));
 
 export const playStepSchema = z.object({
   ...stepBase,
@@ -41,11 +49,6 @@ const collectTargetSchema = z.object({
 const validationSchema = optional(z.object({ userPattern: str, regexPattern: str }));
 const collectTarget = optional(collectTargetSchema);
 const digitMappings = list(z.object({ digits: z.string(), next: str }));
-// A message that does not validate is dropped rather than failing the whole project.
-const invalidMessageSchema = sayStepSchema
-  .nullish()
-  .catch(undefined)
-  .transform((v) => v ?? undefined);
 
 export const gatherStepSchema = z.object({
   ...stepBase,
@@ -71,8 +74,8 @@ export const gatherStepSchema = z.object({
   collectspeech: collectTarget,
   validation: validationSchema,
   speechValidation: validationSchema,
-  invalidMessage: invalidMessageSchema,
-  speechInvalidMessage: invalidMessageSchema,
+  invalidMessage: messageSaySchema,
+  speechInvalidMessage: messageSaySchema,
 });
 
 const videoFields = {
@@ -269,6 +272,8 @@ export type ProjectNode = Project['nodes'][number];
 /** Any step of a module. */
 export type Step = z.infer<typeof stepSchema>;
 export type SayStep = z.infer<typeof sayStepSchema>;
+/** A say step as a gather's invalid-input message (no `name`). */
+export type MessageSay = NonNullable<z.infer<typeof messageSaySchema>>;
 export type PlayStep = z.infer<typeof playStepSchema>;
 export type GatherStep = z.infer<typeof gatherStepSchema>;
 export type DialStep = z.infer<typeof dialStepSchema>;

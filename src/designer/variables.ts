@@ -26,23 +26,19 @@ export const CORE_PARAMETERS = [
 
 const CORE = new Set<string>(CORE_PARAMETERS);
 
-/** Parameters the controller itself reads; never imported as variables. */
-const CONTROL_PARAMETERS = new Set(['target']);
-
-const SIP_HEADER_PREFIX = 'SipHeader_';
+/** Prefixes of custom SIP header parameters, matched case-insensitively. */
+const SIP_HEADER_PREFIXES = ['sipheader_', 'dialsipheader_'];
 
 /**
  * The variable name a request parameter is stored under. Custom SIP headers arrive as
- * `SipHeader_X-My-Header` and become `core_x_my_header`: variable names are case-sensitive and
- * allow only `[A-Za-z0-9_]`, while SIP header names are neither.
+ * `SipHeader_X-My-Header` or `DialSipHeader_X-My-Header` and become `core_x_my_header`:
+ * variable names allow only `[A-Za-z0-9_]`, while SIP header names do not.
  */
 export function variableNameOf(param: string): string {
   if (CORE.has(param)) return `core_${param}`;
-  if (param.startsWith(SIP_HEADER_PREFIX)) {
-    return `core_${param
-      .slice(SIP_HEADER_PREFIX.length)
-      .toLowerCase()
-      .replace(/[^a-z0-9_]/g, '_')}`;
+  const lower = param.toLowerCase();
+  for (const prefix of SIP_HEADER_PREFIXES) {
+    if (lower.startsWith(prefix)) return `core_${lower.slice(prefix.length).replace(/[^a-z0-9_]/g, '_')}`;
   }
   return param;
 }
@@ -57,10 +53,8 @@ export function importVariables(
   projectParameters: ReadonlyMap<string, string>,
 ): Variables {
   const vars: Variables = new Map(Object.entries(bootstrap));
-  for (const [name, value] of Object.entries(params)) {
-    if (CONTROL_PARAMETERS.has(name)) continue;
-    vars.set(variableNameOf(name), value);
-  }
+  // Every parameter is imported, `target` included (the platform makes it `$target`).
+  for (const [name, value] of Object.entries(params)) vars.set(variableNameOf(name), value);
   for (const [name, value] of projectParameters) vars.set(name, value);
   return vars;
 }
@@ -83,17 +77,6 @@ export function expand(text: string | undefined, vars: Variables): string {
 export function referencedVariables(text: string | undefined): string[] {
   if (!text) return [];
   return Array.from(text.matchAll(VARIABLE), (m) => m[1] as string);
-}
-
-/** Stores a value in a scope: module -> `module_X`, application -> `sticky_X`, plus a plain copy. */
-export function storeVariable(
-  vars: Variables,
-  name: string,
-  value: string,
-  scope: 'module' | 'application',
-): void {
-  vars.set(scope === 'application' ? `sticky_${name}` : `module_${name}`, value);
-  vars.set(name, value);
 }
 
 /** Drops module-scoped variables: done when rendering moves to another module. */

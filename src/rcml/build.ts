@@ -7,7 +7,7 @@
  * ~15k documents/s, and xmlbuilder2's callback writer (`createCB`) is slower still because it
  * creates a DOM fragment and copies a namespace map for every element.
  */
-import type { Dial, DialNoun, RcmlDocument, Verb } from './model.js';
+import type { Dial, DialNoun, RcmlDocument, UnknownVerb, Verb } from './model.js';
 
 /** How `buildRcml` writes XML. */
 export interface BuildOptions {
@@ -192,16 +192,26 @@ function writeDial(w: Writer, depth: number, dial: Dial): void {
   w.close(depth, 'Dial');
 }
 
+function writeUnknown(w: Writer, depth: number, verb: UnknownVerb): void {
+  let attributes = '';
+  for (const [key, value] of Object.entries(verb.attributes)) {
+    attributes += ` ${checkName(key)}="${escapeAttribute(value)}"`;
+  }
+  const name = checkName(verb.name);
+  if (!verb.children || verb.children.length === 0) {
+    w.leaf(depth, name, attributes, verb.text);
+    return;
+  }
+  w.open(depth, name, attributes, verb.text);
+  for (const child of verb.children) writeUnknown(w, depth + 1, child);
+  w.close(depth, name);
+}
+
 function writeVerb(w: Writer, verb: Verb): void {
   switch (verb.verb) {
-    case 'Unknown': {
-      let attributes = '';
-      for (const [key, value] of Object.entries(verb.attributes)) {
-        attributes += ` ${checkName(key)}="${escapeAttribute(value)}"`;
-      }
-      w.leaf(1, checkName(verb.name), attributes, verb.text);
+    case 'Unknown':
+      writeUnknown(w, 1, verb);
       return;
-    }
     case 'Dial':
       writeDial(w, 1, verb);
       return;

@@ -221,6 +221,8 @@ export interface UnknownVerb extends NodeBase {
   name: string;
   attributes: { [name: string]: string };
   text: string;
+  /** Child elements (written after the text), e.g. the `<UssdMessage>`s of a `<UssdCollect>`. */
+  children?: UnknownVerb[];
 }
 
 export type Verb =

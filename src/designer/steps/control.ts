@@ -1,17 +1,17 @@
-/** control: conditions combined left to right, then assign / capture / continueTo actions. */
-import type { RenderContext, StepOutcome } from '../context.js';
+/** control: conditions combined left to right, then one of assign / capture / continueTo per action (ControlStep.process). */
+import { type RenderContext, RenderError, type StepOutcome } from '../context.js';
 import type { ControlStep } from '../schema.js';
 import { expand } from '../variables.js';
-import { fullMatch } from './gather.js';
+import { javaFloat } from './java-float.js';
 
 type Condition = ControlStep['conditions'][number];
 
 function compare(a: number | string, b: number | string, operator: Condition['operator']): boolean {
   switch (operator) {
     case 'equals':
-      return a === b;
+      return a === b || (Number.isNaN(a) && Number.isNaN(b));
     case 'notequal':
-      return a !== b;
+      return !(a === b || (Number.isNaN(a) && Number.isNaN(b)));
     case 'greater':
       return a > b;
     case 'greaterEqual':
@@ -21,75 +21,83 @@ function compare(a: number | string, b: number | string, operator: Condition['op
     case 'lessEqual':
       return a <= b;
     default:
-      return false;
+      throw new RenderError('designer.control', `operator "${operator}" cannot compare`);
+  }
+}
+
+/** A regex compiled as written (no `$` expansion); an invalid one fails the render. */
+function compile(regex: string | undefined): RegExp {
+  try {
+    return new RegExp(`^(?:${regex ?? ''})$`);
+  } catch (error) {
+    throw new RenderError('designer.control', `invalid regex "${regex}": ${(error as Error).message}`);
   }
 }
 
 /** Evaluates one condition against the request's variables. */
-export function evaluateCondition(condition: Condition, ctx: RenderContext): boolean {
-  if (condition.operator === 'matches' || condition.matcher) {
+export function evaluateCondition(condition: Condition | undefined, ctx: RenderContext): boolean {
+  if (!condition) throw new RenderError('designer.control', 'the condition expression names no condition');
+  if (condition.operator === 'matches') {
     const m = condition.matcher;
-    return fullMatch(expand(m?.regex, ctx.vars), expand(m?.text, ctx.vars));
+    if (!m) throw new RenderError('designer.control', `condition ${condition.name} has no matcher`);
+    return compile(m.regex).test(expand(m.text, ctx.vars));
   }
   const c = condition.comparison;
-  const left = expand(c?.operand1, ctx.vars);
-  const right = expand(c?.operand2, ctx.vars);
-  if (c?.type === 'numeric') {
-    if (left.trim() === '' || right.trim() === '') return false;
-    const a = Number(left);
-    const b = Number(right);
-    if (Number.isNaN(a) || Number.isNaN(b)) return false;
+  if (!c) throw new RenderError('designer.control', `condition ${condition.name} has no comparison`);
+  const left = expand(c.operand1, ctx.vars);
+  const right = expand(c.operand2, ctx.vars);
+  if (c.type === 'numeric') {
+    const a = javaFloat(left);
+    const b = javaFloat(right);
+    if (a === undefined || b === undefined) {
+      throw new RenderError('designer.control', `cannot compare "${left}" and "${right}" as numbers`);
+    }
     return compare(a, b, condition.operator);
   }
   return compare(left, right, condition.operator);
 }
 
 /**
- * Combines the conditions as written in `conditionExpression` ("C1 AND C2 OR C3"), strictly
- * left to right; without an expression all conditions must hold.
+ * Combines the conditions as written in `conditionExpression` ("C1 AND C2 OR C3"), strictly left
+ * to right, stopping as soon as the result is known; without an expression the actions run.
  */
 export function evaluateConditions(step: ControlStep, ctx: RenderContext): boolean {
+  if (step.conditionExpression == null) return true;
   const byName = new Map(step.conditions.map((c) => [c.name, c]));
-  const value = (name: string): boolean => {
-    const c = byName.get(name);
-    return c ? evaluateCondition(c, ctx) : false;
-  };
-  const tokens = (step.conditionExpression ?? '').trim().split(/\s+/).filter(Boolean);
-  if (tokens.length === 0) return step.conditions.every((c) => evaluateCondition(c, ctx));
-  let result = value(tokens[0] as string);
-  for (let i = 1; i + 1 < tokens.length; i += 2) {
-    const op = (tokens[i] as string).toUpperCase();
-    const next = value(tokens[i + 1] as string);
-    result = op === 'OR' ? result || next : result && next;
+  let result = true;
+  let operation: 'AND' | 'OR' | undefined;
+  for (const part of step.conditionExpression.split(' ')) {
+    if (part === 'AND' || part === 'OR') operation = part;
+    else if (part.startsWith('C')) {
+      if (operation === undefined) result = evaluateCondition(byName.get(part), ctx);
+      else if (operation === 'AND') result = result && evaluateCondition(byName.get(part), ctx);
+      else result = result || evaluateCondition(byName.get(part), ctx);
+    }
   }
   return result;
 }
 
 function store(ctx: RenderContext, name: string, value: string, scope: 'mod' | 'app' | undefined) {
   ctx.vars.set(scope === 'app' ? `sticky_${name}` : `module_${name}`, value);
-  ctx.vars.set(name, value);
 }
 
 /** Runs the step; returns the module to continue with when an action says so. */
 export function runControl(step: ControlStep, ctx: RenderContext): StepOutcome {
   if (!evaluateConditions(step, ctx)) return undefined;
   for (const action of step.actions) {
-    if (action.assign) {
+    if (action.continueTo) {
+      if (action.continueTo.target != null) return { goto: action.continueTo.target };
+    } else if (action.assign) {
       const { varName, expression, varScope } = action.assign;
       store(ctx, varName, expand(expression, ctx.vars), varScope);
-    }
-    if (action.capture) {
+    } else if (action.capture) {
       const { regex, data, varName, varScope } = action.capture;
-      let captured = '';
-      try {
-        const m = new RegExp(regex).exec(expand(data, ctx.vars));
-        captured = m ? (m[1] ?? m[0]) : '';
-      } catch {
-        captured = '';
+      const m = compile(regex).exec(expand(data, ctx.vars));
+      if (m) {
+        if (m.length < 2) throw new RenderError('designer.control', `capture regex "${regex}" has no group`);
+        store(ctx, varName, m[1] ?? '', varScope);
       }
-      store(ctx, varName, captured, varScope);
     }
-    if (action.continueTo?.target) return { goto: action.continueTo.target };
   }
   return undefined;
 }

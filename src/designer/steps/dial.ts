@@ -10,15 +10,15 @@ export const DIAL_RESULT_PARAMETERS = [
   'DialCallSid',
   'DialCallDuration',
   'DialRingDuration',
-  'RecordingUrl',
 ] as const;
 
 function statusCallbackOf(
   noun: { statusCallback?: string; statusCallbackModule?: string },
   ctx: RenderContext,
 ): string | undefined {
+  // A status callback URL is written as saved and wins over a status callback module.
+  if (noun.statusCallback) return noun.statusCallback;
   if (noun.statusCallbackModule) return link(ctx, noun.statusCallbackModule);
-  if (noun.statusCallback) return expand(noun.statusCallback, ctx.vars);
   return undefined;
 }
 

@@ -1,38 +1,19 @@
 /**
- * externalService: calls an HTTP service while rendering, assigns values from its JSON answer
- * and optionally routes to another module.
+ * externalService: calls an HTTP service while rendering, assigns values from its answer and
+ * optionally routes to another module, with the platform's rules (ExternalServiceStep.process).
  */
 import { log, type RenderContext, RenderError, type StepOutcome } from '../context.js';
-import type { ExternalServiceStep, ValueExtractor } from '../schema.js';
-import { expand, storeVariable } from '../variables.js';
+import type { ExternalServiceStep } from '../schema.js';
+import { expand } from '../variables.js';
+import { type EsValue, extractValue, parseBody } from './es-response.js';
 
-/** Upper bound of any external-service timeout, in ms. */
-export const ES_TIMEOUT_CAP = 5000;
+export { extractValue, parseBody } from './es-response.js';
 
-/** Applies a value extractor's access operations to a parsed JSON value. */
-export function extractValue(json: unknown, extractor: ValueExtractor | undefined): unknown {
-  let value = json;
-  for (const op of extractor?.accessOperations ?? []) {
-    if (op.kind === 'object') {
-      value =
-        typeof value === 'object' && value !== null && !Array.isArray(value) && op.property
-          ? (value as Record<string, unknown>)[op.property]
-          : undefined;
-    } else if (op.kind === 'array') {
-      value = Array.isArray(value) && op.position !== undefined ? value[op.position] : undefined;
-    } else {
-      break;
-    }
-  }
-  return value;
-}
+/** The configured external-service timeout when the operator sets none, in ms. */
+export const ES_DEFAULT_TIMEOUT = 5000;
 
-/** String form of an extracted value: objects as JSON, missing as ''. */
-export function valueToString(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
+const FORM = 'application/x-www-form-urlencoded';
+const JSON_TYPE = 'application/json';
 
 interface BuiltRequest {
   url: string;
@@ -41,36 +22,42 @@ interface BuiltRequest {
   body?: string;
 }
 
-function buildRequest(step: ExternalServiceStep, ctx: RenderContext): BuiltRequest {
-  const method = step.method ?? 'GET';
+function resolveUrl(step: ExternalServiceStep, ctx: RenderContext): URL {
   const raw = expand(step.url, ctx.vars);
-  let url: URL;
   try {
-    url = new URL(raw, ctx.app.esBaseUrl);
+    return new URL(raw, ctx.app.esBaseUrl);
   } catch {
     throw new RenderError(
       'designer.es-url',
       `external service URL "${raw}" is not absolute and no base URL is configured`,
     );
   }
-  const params = step.urlParams.map((p) => [p.name, expand(p.value, ctx.vars)] as const);
+}
+
+/** The request as the platform builds it: url params in the query (GET/DELETE) or form body only. */
+function buildRequest(step: ExternalServiceStep, ctx: RenderContext): BuiltRequest {
+  const method = step.method ?? 'GET';
+  const url = resolveUrl(step, ctx);
+  const params = step.urlParams.map((p): [string, string] => [p.name, expand(p.value, ctx.vars)]);
   const headers: Record<string, string> = {};
   let body: string | undefined;
-  const formBody = (method === 'POST' || method === 'PUT') && step.contentType !== 'json';
-  if (formBody && step.populatePostBodyFromParams) {
-    body = new URLSearchParams(params.map(([k, v]): [string, string] => [k, v])).toString();
-  } else {
+  if (method === 'GET' || method === 'DELETE') {
     for (const [name, value] of params) url.searchParams.append(name, value);
-  }
-  if ((method === 'POST' || method === 'PUT') && body === undefined && step.requestBody) {
-    body = expand(step.requestBody, ctx.vars);
-  }
-  if (method === 'POST' || method === 'PUT') {
-    headers['Content-Type'] =
-      step.contentType === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
+  } else {
+    const contentType = step.contentType || FORM;
+    const expanded = step.requestBody == null ? undefined : expand(step.requestBody, ctx.vars);
+    if (contentType === FORM && step.populatePostBodyFromParams) {
+      body = new URLSearchParams(params).toString();
+      headers['Content-Type'] = FORM;
+    } else {
+      // Any other content type is sent as written, with the expanded body.
+      headers['Content-Type'] = contentType;
+      body = expanded ?? (contentType === FORM ? undefined : '');
+    }
   }
   if (step.username) {
-    const credentials = `${expand(step.username, ctx.vars)}:${expand(step.password, ctx.vars)}`;
+    // The platform uses the credentials as written, without `$` expansion.
+    const credentials = `${step.username}:${step.password ?? ''}`;
     headers.Authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
   }
   const callSid = ctx.vars.get('core_CallSid');
@@ -109,25 +96,37 @@ async function send(request: BuiltRequest, timeout: number, ctx: RenderContext):
   }
 }
 
-function fail(step: ExternalServiceStep, ctx: RenderContext, message: string): StepOutcome {
-  log(ctx, 'exception', `${ctx.module}.${step.name}: ${message}`);
-  if (step.exceptionNext) return { goto: step.exceptionNext };
-  throw new RenderError('designer.es-failed', message);
-}
+const routesByResponse = (step: ExternalServiceStep) =>
+  Boolean(step.doRouting) && (step.nextType === 'responseBased' || step.nextType === 'mapped');
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false };
+/** The module routing picks; undefined = no route (the rest of the module renders). */
+function route(step: ExternalServiceStep, json: EsValue, ctx: RenderContext): string | undefined {
+  if (!step.doRouting) return undefined;
+  if (step.nextType === 'fixed') {
+    if (!step.next) throw new RenderError('designer.es-route', 'fixed routing has no next module');
+    return step.next;
   }
+  if (!routesByResponse(step)) return undefined;
+  const value = extractValue(json, step.nextValueExtractor);
+  if (step.nextType === 'mapped') return step.routeMappings.find((m) => m.value === value)?.next;
+  return ctx.app.labels.get(value);
 }
 
-function route(step: ExternalServiceStep, json: unknown, ctx: RenderContext): string | undefined {
-  if (step.nextType === 'fixed' || step.nextType === undefined) return step.next || undefined;
-  const value = valueToString(extractValue(json, step.nextValueExtractor));
-  if (step.nextType === 'mapped') return step.routeMappings.find((m) => m.value === value)?.next;
-  return ctx.app.labels.get(value) ?? (ctx.app.modules.has(value) ? value : undefined);
+function assign(step: ExternalServiceStep, json: EsValue, next: string | undefined, ctx: RenderContext) {
+  const scoped = routesByResponse(step);
+  for (const a of step.assignments) {
+    // With response routing, an assignment scoped to a module runs only when that module is chosen.
+    if (scoped && a.moduleNameScope !== undefined && a.moduleNameScope !== next) continue;
+    let value: string;
+    try {
+      value = extractValue(json, a.valueExtractor);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new RenderError('designer.es-bad-response', `could not read "${a.destVariable}": ${why}`);
+    }
+    if (a.scope === 'application') ctx.vars.set(`sticky_${a.destVariable}`, value);
+    else if (a.scope === 'module') ctx.vars.set(`module_${a.destVariable}`, value);
+  }
 }
 
 /** Runs the step; returns the module to continue with when it routes. */
@@ -136,28 +135,29 @@ export async function runExternalService(
   ctx: RenderContext,
 ): Promise<StepOutcome> {
   const request = buildRequest(step, ctx);
-  const timeout = Math.min(step.timeout ?? ES_TIMEOUT_CAP, ctx.app.esMaxTimeout, ES_TIMEOUT_CAP);
+  const configured = ctx.app.esMaxTimeout;
+  const timeout = Math.min(step.timeout ?? configured, configured);
   log(ctx, 'es-request', `${request.method} ${request.url}${request.body ? ` ${request.body}` : ''}`);
   const fetched = await send(request, timeout, ctx);
   if (fetched.kind === 'timeout') {
     log(ctx, 'es-response', `timeout after ${timeout} ms`);
     return step.onTimeout ? { goto: step.onTimeout } : undefined;
   }
-  if (fetched.kind === 'error') return fail(step, ctx, `request failed: ${fetched.message}`);
+  if (fetched.kind === 'error') {
+    throw new RenderError('designer.es-failed', `request to ${request.url} failed: ${fetched.message}`);
+  }
   log(ctx, 'es-response', `${fetched.status} ${fetched.text}`);
-  if (fetched.status >= 400) return fail(step, ctx, `service answered HTTP ${fetched.status}`);
-  const needsJson = step.assignments.length > 0 || (step.doRouting && step.nextType !== 'fixed');
-  let json: unknown;
-  if (needsJson) {
-    const parsed = parseJson(fetched.text);
-    if (!parsed.ok) return fail(step, ctx, 'service response is not JSON');
-    json = parsed.value;
+  if (fetched.status >= 400 && fetched.status < 600) {
+    const message = `service answered HTTP ${fetched.status}`;
+    if (step.exceptionNext) {
+      log(ctx, 'exception', `${ctx.module}.${step.name}: ${message}`);
+      return { goto: step.exceptionNext };
+    }
+    throw new RenderError('designer.es-failed', message);
   }
-  for (const a of step.assignments) {
-    storeVariable(ctx.vars, a.destVariable, valueToString(extractValue(json, a.valueExtractor)), a.scope);
-  }
-  if (!step.doRouting) return undefined;
+  const needsBody = step.assignments.length > 0 || routesByResponse(step);
+  const json = needsBody ? parseBody(fetched.text) : undefined;
   const next = route(step, json, ctx);
-  if (!next) return fail(step, ctx, 'no module matches the routing value');
-  return { goto: next };
+  assign(step, json, next, ctx);
+  return next ? { goto: next } : undefined;
 }

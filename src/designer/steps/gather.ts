@@ -1,10 +1,18 @@
-/** gather: the `<Gather>` verb and its `handle` action (menu, collect, validation). */
+/** gather: the `<Gather>` verb and its `handle` action (GatherStep.render / handleAction). */
 import type { Gather, GatherPrompt } from '../../rcml/model.js';
-import { link, type RenderContext } from '../context.js';
-import type { GatherStep } from '../schema.js';
-import { expand, storeVariable } from '../variables.js';
+import { link, type RenderContext, RenderError } from '../context.js';
+import type { GatherStep, MessageSay } from '../schema.js';
+import { expand } from '../variables.js';
 import { renderPlay } from './play.js';
 import { renderSay } from './say.js';
+
+/** The input a gather reads: its `inputType`, missing or unknown = dtmf (case-insensitive). */
+export type InputKind = 'dtmf' | 'speech' | 'dtmf speech';
+
+export function inputKindOf(step: GatherStep): InputKind {
+  const t = (step.inputType ?? '').toLowerCase();
+  return t === 'speech' || t === 'dtmf speech' ? t : 'dtmf';
+}
 
 /** gather -> `<Gather action="controller?target=M.S.handle" ...>` with nested Say/Play. */
 export function renderGather(step: GatherStep, module: string, ctx: RenderContext): Gather {
@@ -20,14 +28,13 @@ export function renderGather(step: GatherStep, module: string, ctx: RenderContex
   if (step.timeout !== undefined) gather.timeout = step.timeout;
   if (step.finishOnKey) gather.finishOnKey = step.finishOnKey;
   if (step.numDigits !== undefined) gather.numDigits = step.numDigits;
-  if (step.inputType) gather.input = step.inputType;
+  if (step.inputType) gather.input = step.inputType as Gather['input'];
   if (step.language) gather.language = step.language;
-  if (step.hints) gather.hints = expand(step.hints, ctx.vars);
-  if (step.inputType && step.inputType !== 'dtmf' && step.partialResultCallback) {
-    gather.partialResultCallback = expand(step.partialResultCallback, ctx.vars);
-    if (step.partialResultCallbackMethod) {
-      gather.partialResultCallbackMethod = step.partialResultCallbackMethod;
-    }
+  // hints and the partial result callback are written as saved, without `$` expansion.
+  if (step.hints) gather.hints = step.hints;
+  if (step.inputType?.toLowerCase() !== 'dtmf' && step.partialResultCallback) {
+    gather.partialResultCallback = step.partialResultCallback;
+    gather.partialResultCallbackMethod = step.partialResultCallbackMethod ?? 'POST';
   }
   return gather;
 }
@@ -41,52 +48,70 @@ export function fullMatch(pattern: string, input: string): boolean {
   }
 }
 
-/** Speech keys match anywhere in the result, ignoring case. */
-function speechMatch(pattern: string, input: string): boolean {
-  try {
-    return new RegExp(pattern, 'i').test(input);
-  } catch {
-    return false;
-  }
-}
-
+/** An empty input never passes; userPattern is a character class, regexPattern a whole match. */
 function isValid(validation: GatherStep['validation'], input: string, ctx: RenderContext): boolean {
-  if (validation?.userPattern) return fullMatch(`[${expand(validation.userPattern, ctx.vars)}]`, input);
-  if (validation?.regexPattern) return fullMatch(expand(validation.regexPattern, ctx.vars), input);
-  return true;
+  const pattern = validation?.userPattern
+    ? `[${expand(validation.userPattern, ctx.vars)}]`
+    : validation?.regexPattern
+      ? expand(validation.regexPattern, ctx.vars)
+      : undefined;
+  if (pattern === undefined) return true;
+  return input !== '' && fullMatch(pattern, input);
 }
 
 /** What the `handle` action decided. */
 export type GatherDecision =
   | { kind: 'next'; module: string | undefined }
-  | { kind: 'invalid'; speech: boolean };
+  | { kind: 'invalid'; speech: boolean }
+  /** Nothing to render: an empty body (an unstable or empty speech result). */
+  | { kind: 'nothing' };
 
-/**
- * Handles the gather's action request: `Digits`/`SpeechResult` become `core_Digits` /
- * `core_SpeechResult`; a matching menu entry or a valid collected value picks the next module.
- */
-export function handleGather(step: GatherStep, ctx: RenderContext): GatherDecision {
-  const digits = ctx.params.Digits;
-  const speech = ctx.params.SpeechResult;
-  if (digits !== undefined) ctx.vars.set('core_Digits', digits);
-  if (speech !== undefined) ctx.vars.set('core_SpeechResult', speech);
-  const bySpeech = !digits && Boolean(speech);
-  if (step.gatherType === 'menu') {
-    const menu = step.menu;
-    const next = bySpeech
-      ? menu?.speechMappings.find((m) => speechMatch(m.key, speech ?? ''))?.next
-      : menu?.mappings.find((m) => m.digits === (digits ?? ''))?.next;
-    return next ? { kind: 'next', module: next } : { kind: 'invalid', speech: bySpeech };
-  }
-  const collect = bySpeech ? step.collectspeech : step.collectdigits;
-  const input = (bySpeech ? speech : digits) ?? '';
-  const validation = bySpeech ? step.speechValidation : step.validation;
-  if (!collect || !isValid(validation, input, ctx)) return { kind: 'invalid', speech: bySpeech };
-  storeVariable(ctx.vars, collect.collectVariable, input, collect.scope);
-  return { kind: 'next', module: collect.next };
+type Channel = { speech: boolean; input: string } | { kind: 'nothing' } | { kind: 'none' };
+
+/** Which input the request carries for this gather's input type. */
+function channelOf(kind: InputKind, digits: string, unstable: string, speech: string): Channel {
+  if (kind === 'dtmf') return { speech: false, input: digits };
+  if (kind === 'dtmf speech' && digits !== '') return { speech: false, input: digits };
+  if (unstable !== '') return { kind: 'nothing' };
+  if (speech !== '') return { speech: true, input: speech };
+  return kind === 'speech' ? { kind: 'nothing' } : { kind: 'none' };
 }
 
-/** The leading `<Say>` of a re-rendered gather after invalid input, if the step has one. */
-export function invalidMessageOf(step: GatherStep, speech: boolean) {
-  return speech ? (step.speechInvalidMessage ?? step.invalidMessage) : step.invalidMessage;
+/**
+ * Handles the gather's action request. `Digits`, `UnstableSpeechResult` and `SpeechResult`
+ * become `core_*` variables; the input type decides which one is read; a matching menu entry
+ * or a valid collected value picks the next module.
+ */
+export function handleGather(step: GatherStep, ctx: RenderContext): GatherDecision {
+  const { Digits, UnstableSpeechResult, SpeechResult } = ctx.params;
+  if (Digits !== undefined) ctx.vars.set('core_Digits', Digits);
+  if (UnstableSpeechResult !== undefined) ctx.vars.set('core_UnstableSpeechResult', UnstableSpeechResult);
+  if (SpeechResult !== undefined) ctx.vars.set('core_SpeechResult', SpeechResult);
+  const channel = channelOf(inputKindOf(step), Digits ?? '', UnstableSpeechResult ?? '', SpeechResult ?? '');
+  if ('kind' in channel) {
+    return channel.kind === 'nothing' ? channel : { kind: 'invalid', speech: false };
+  }
+  const { speech, input } = channel;
+  if (step.gatherType === 'menu') {
+    // Speech keys are regexes matching the whole result, case-sensitively.
+    const mapping = speech
+      ? step.menu?.speechMappings.find((m) => fullMatch(m.key, input))
+      : step.menu?.mappings.find((m) => m.digits === input);
+    return mapping ? { kind: 'next', module: mapping.next } : { kind: 'invalid', speech };
+  }
+  const collect = speech ? step.collectspeech : step.collectdigits;
+  const validation = speech ? step.speechValidation : step.validation;
+  if (!collect) {
+    throw new RenderError('designer.gather-collect', `the gather has no ${speech ? 'collectspeech' : 'collectdigits'}`);
+  }
+  if (!isValid(validation, input, ctx)) return { kind: 'invalid', speech };
+  const { collectVariable, scope, next } = collect;
+  ctx.vars.set(scope === 'application' ? `sticky_${collectVariable}` : `module_${collectVariable}`, input);
+  ctx.vars.set(collectVariable, input);
+  return { kind: 'next', module: next };
+}
+
+/** The leading `<Say>` of a re-rendered gather: dtmf and speech each have their own message. */
+export function invalidMessageOf(step: GatherStep, speech: boolean): MessageSay | undefined {
+  return speech ? step.speechInvalidMessage : step.invalidMessage;
 }

@@ -7,18 +7,15 @@ import { expand } from '../variables.js';
 type MessageStep = Extract<Step, { kind: 'sms' | 'email' | 'fax' }>;
 
 /** Request parameters the message action handlers store as `core_*`. */
-export const MESSAGE_RESULT_PARAMETERS = [
-  'SmsSid',
-  'SmsStatus',
-  'EmailSid',
-  'EmailStatus',
-  'FaxSid',
-  'FaxStatus',
-] as const;
+export const MESSAGE_RESULT_PARAMETERS = {
+  sms: ['SmsSid', 'SmsStatus'],
+  email: ['EmailSid', 'EmailStatus'],
+  fax: ['FaxSid', 'FaxStatus'],
+} as const;
 
 const VERB = { sms: 'Sms', email: 'Email', fax: 'Fax' } as const;
 
-/** Renders a message step; `action` only when the step has a `next` module. */
+/** Renders a message step (SmsStep/EmailStep/FaxStep.render). */
 export function renderMessage(step: MessageStep, module: string, ctx: RenderContext): Sms | Email | Fax {
   const message: Sms | Email | Fax = { verb: VERB[step.kind], text: expand(step.text, ctx.vars) };
   if (step.to) message.to = expand(step.to, ctx.vars);
@@ -28,8 +25,11 @@ export function renderMessage(step: MessageStep, module: string, ctx: RenderCont
     if (step.cc) message.cc = expand(step.cc, ctx.vars);
     if (step.bcc) message.bcc = expand(step.bcc, ctx.vars);
   }
-  if (step.statusCallback) message.statusCallback = expand(step.statusCallback, ctx.vars);
-  if (step.method) message.method = step.method;
-  if (step.next) message.action = link(ctx, `${module}.${step.name}.actionhandler`);
+  // The status callback is written as saved; `method` goes only with `action` (set by `next`).
+  if (step.statusCallback) message.statusCallback = step.statusCallback;
+  if (step.next) {
+    message.action = link(ctx, `${module}.${step.name}.actionhandler`);
+    if (step.method) message.method = step.method;
+  }
   return message;
 }
