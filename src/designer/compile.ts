@@ -12,8 +12,8 @@ import {
 import { type LoadResult, loadProject, type ProjectProblem } from './load.js';
 import { DEFAULT_RECORDINGS_BASE_URL } from './recordings.js';
 import { handleAction, parseTarget, renderModule } from './render.js';
-import { ES_DEFAULT_TIMEOUT } from './steps/external-service.js';
 import type { Project, ProjectNode } from './schema.js';
+import { ES_DEFAULT_TIMEOUT } from './steps/external-service.js';
 import { importVariables } from './variables.js';
 
 /** Options of {@link compileProject}. */
@@ -60,6 +60,8 @@ export interface CompiledApp {
   readonly fromVersion: string;
   /** What the loader upgraded. */
   readonly upgrades: readonly string[];
+  /** What the loader set aside or decided by default, each with its JSON path. */
+  readonly warnings: readonly ProjectProblem[];
   readonly startModule: string;
   /** Renders a target (`module[.step[.action]]`; empty -> start module) with request parameters. */
   render(target?: string, params?: Readonly<Record<string, string>>): Promise<RenderResult>;
@@ -171,6 +173,7 @@ export function compileLoaded(
     project,
     fromVersion: loaded.fromVersion,
     upgrades: Object.freeze([...loaded.upgrades]),
+    warnings: Object.freeze([...loaded.warnings]),
     startModule,
     render,
   });

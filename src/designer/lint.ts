@@ -13,7 +13,9 @@ export interface LintDiagnostic {
     | 'designer.gather-no-exit'
     | 'designer.invalid-regex'
     | 'designer.unknown-variable'
-    | 'designer.duplicate-digits';
+    | 'designer.duplicate-digits'
+    /** Something the loader set aside or had to decide (a default) because the project did not say. */
+    | 'designer.set-aside';
   severity: 'error' | 'warning';
   path: string;
   message: string;
@@ -227,5 +229,14 @@ export function lintProject(json: unknown, options: LintOptions = {}): LintResul
       })),
     };
   }
-  return { upgrades: loaded.upgrades, diagnostics: lintLoadedProject(loaded.project, options) };
+  const setAside: LintDiagnostic[] = loaded.warnings.map((w) => ({
+    code: 'designer.set-aside',
+    severity: 'warning',
+    path: w.path,
+    message: w.message,
+  }));
+  return {
+    upgrades: loaded.upgrades,
+    diagnostics: [...setAside, ...lintLoadedProject(loaded.project, options)],
+  };
 }

@@ -2,8 +2,9 @@
  * Warnings for what a step leaves unset where the loader has to choose (a default), so nothing
  * the render depends on is decided silently.
  */
-import { formatPath, type ProjectProblem } from './set-aside.js';
+
 import type { Step } from './schema.js';
+import { formatPath, type ProjectProblem } from './set-aside.js';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

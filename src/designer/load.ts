@@ -1,7 +1,7 @@
 /** Loads project JSON of any format version: upgrade, then validate every node and step. */
 import { z } from 'zod';
-import { nodeSchema, type Project, projectSchema, type Step, stepSchemas } from './schema.js';
 import { loadWarnings } from './load-warnings.js';
+import { nodeSchema, type Project, projectSchema, type Step, stepSchemas } from './schema.js';
 import { formatPath, type ProjectProblem, parseLeniently, problemsOf } from './set-aside.js';
 import { UpgradeError, upgradeProject } from './upgrade.js';
 

@@ -1,6 +1,7 @@
 /** Renders one request: a target (`module[.step[.action]]`) with its parameters -> RCML verbs. */
 import type { Say, Verb } from '../rcml/model.js';
 import { link, log, type RenderContext, RenderError, type StepOutcome } from './context.js';
+import { recordingHttpUrl } from './recordings.js';
 import type { ProjectNode, Step } from './schema.js';
 import { runControl } from './steps/control.js';
 import { DIAL_RESULT_PARAMETERS, renderDial } from './steps/dial.js';
@@ -11,7 +12,6 @@ import { renderPlay } from './steps/play.js';
 import { RECORD_RESULT_PARAMETERS, renderRecord } from './steps/record.js';
 import { renderSay } from './steps/say.js';
 import { handleUssdCollect, renderUssd } from './steps/ussd.js';
-import { recordingHttpUrl } from './recordings.js';
 import { clearModuleVariables, expand } from './variables.js';
 
 /** Most modules one request may pass through (routing and continueTo), to stop loops. */
@@ -163,7 +163,8 @@ export async function handleAction(ctx: RenderContext, target: Target): Promise<
   }
   // An action whose next module is not set fails on the platform: the answer is a Hangup.
   const next = (module: string | undefined) => {
-    if (!module) throw new RenderError('designer.no-next', `step "${target.module}.${step.name}" has no next module`);
+    if (!module)
+      throw new RenderError('designer.no-next', `step "${target.module}.${step.name}" has no next module`);
     return renderModule(ctx, module);
   };
   if (target.action === 'handle' && step.kind === 'gather') {

@@ -88,7 +88,8 @@ export function parseLeniently<T>(
       const value = holder[key];
       delete holder[key];
       const retry = schema.safeParse(working);
-      const stillAt = !retry.success && retry.error.issues.some((i) => formatPath(i.path) === formatPath(path));
+      const stillAt =
+        !retry.success && retry.error.issues.some((i) => formatPath(i.path) === formatPath(path));
       if (stillAt) {
         holder[key] = value;
         continue;

@@ -104,12 +104,9 @@ function upgradeFrom714(json: Json, upgrades: string[]): void {
   delete json.startNodeName;
   upgrades.push('header created from the root startNodeName');
   nodesOf(json).forEach((node, n) => {
-    if (isObject(node.steps)) {
-      const map = node.steps;
-      const order = Array.isArray(node.stepnames)
-        ? node.stepnames.filter((s): s is string => typeof s === 'string')
-        : Object.keys(map);
-      node.steps = order.map((name) => map[name]).filter(isObject);
+    const steps = stepMapToArray(node);
+    if (steps) {
+      node.steps = steps;
       upgrades.push(`nodes[${n}].steps: map + stepnames converted to an array`);
     }
     delete node.stepnames;
@@ -118,11 +115,43 @@ function upgradeFrom714(json: Json, upgrades: string[]): void {
       const at = `nodes[${n}].steps[${s}]`;
       if (step.kind === 'gather') upgradeGather714(step, at, upgrades);
       if (step.kind === 'dial') upgradeDial714(step, at, upgrades);
+      if (step.kind === 'play') upgradePlay714(step, at, upgrades);
     });
   });
 }
 
+/** A `steps` map plus `stepnames[]` (rvd714) as an ordered array, or undefined. */
+function stepMapToArray(holder: Json): Json[] | undefined {
+  if (!isObject(holder.steps)) return undefined;
+  const map = holder.steps;
+  const order = Array.isArray(holder.stepnames)
+    ? holder.stepnames.filter((s): s is string => typeof s === 'string')
+    : Object.keys(map);
+  delete holder.stepnames;
+  return order.map((name) => map[name]).filter(isObject);
+}
+
+/** rvd714 play: flat `wavUrl` / `wavLocalFilename` become `remote.wavUrl` / `local.wavLocalFilename`. */
+function upgradePlay714(step: Json, at: string, upgrades: string[]): void {
+  if (!('wavUrl' in step) && !('wavLocalFilename' in step)) return;
+  if (!isObject(step.remote)) step.remote = { wavUrl: typeof step.wavUrl === 'string' ? step.wavUrl : '' };
+  if (!isObject(step.local)) {
+    step.local = { wavLocalFilename: typeof step.wavLocalFilename === 'string' ? step.wavLocalFilename : '' };
+  }
+  delete step.wavUrl;
+  delete step.wavLocalFilename;
+  upgrades.push(`${at}: flat wavUrl/wavLocalFilename moved to remote/local`);
+}
+
 function upgradeGather714(step: Json, at: string, upgrades: string[]): void {
+  const prompts = stepMapToArray(step);
+  if (prompts) {
+    step.steps = prompts;
+    upgrades.push(`${at}.steps: map + stepnames converted to an array`);
+  }
+  stepsOf(step).forEach((prompt, p) => {
+    if (prompt.kind === 'play') upgradePlay714(prompt, `${at}.steps[${p}]`, upgrades);
+  });
   if (Array.isArray(step.mappings) && !isObject(step.menu)) {
     step.menu = { mappings: step.mappings };
     delete step.mappings;

@@ -29,6 +29,23 @@ describe('rcml lint', () => {
     );
   });
 
+  it('prints what the loader set aside as warnings, exit 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rcml-lint-'));
+    const file = join(dir, 'p.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        header: { version: '1.15' },
+        nodes: [{ name: 'start', steps: [{ kind: 'pause', name: 's1', length: -2 }] }],
+      }),
+    );
+    expect(await lintCommand(file)).toEqual({
+      stdout: `${file}: warning designer.set-aside nodes[0].steps[0].length: set aside, not used (must be >= 1)\n`,
+      stderr: '',
+      exitCode: 0,
+    });
+  });
+
   it('exit 2 with the reason when the file is missing or not JSON', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rcml-lint-'));
     const broken = join(dir, 'broken.json');

@@ -54,13 +54,15 @@ describe('externalService: timeouts', () => {
     vi.useRealTimers();
   });
 
-  it('aborts after min(step timeout, configured max, 5000 ms)', async () => {
+  it('aborts after min(step timeout or the configured one, the configured one); 5000 ms unless raised', async () => {
     vi.useFakeTimers();
     const cases: Array<[number | undefined, number | undefined, number]> = [
       [2000, undefined, 2000],
       [100000, 3000, 3000],
       [undefined, undefined, 5000],
-      [8000, 9000, 5000],
+      [8000, 9000, 8000],
+      [undefined, 9000, 9000],
+      [8000, undefined, 5000],
     ];
     for (const [timeout, esMaxTimeout, expected] of cases) {
       const abortedAfter: number[] = [];
@@ -89,25 +91,66 @@ describe('externalService: timeouts', () => {
 });
 
 describe('externalService: requests and answers', () => {
-  it('DELETE sends params in the query; POST JSON sends the expanded body, params in the query', async () => {
+  it('DELETE sends params in the query; POST/PUT send them only as a populated form body', async () => {
     const seen: Array<{ url: string; method: string; body?: string }> = [];
+    const types: Array<string | undefined> = [];
+    const fetch: FetchLike = async (url, init) => {
+      types.push(init.headers['Content-Type']);
+      return answering(200, '{}', seen)(url, init);
+    };
     const urlParams = [{ name: 'q', value: '$x' }];
-    await texts({ method: 'DELETE', urlParams }, { fetch: answering(200, '{}', seen) }, { x: 'a&b' });
+    const form = 'application/x-www-form-urlencoded';
+    await texts({ method: 'DELETE', urlParams }, { fetch }, { x: 'a&b' });
     await texts(
-      { method: 'POST', contentType: 'json', urlParams, requestBody: '{"x":"$x"}' },
-      { fetch: answering(200, '{}', seen) },
+      { method: 'POST', contentType: 'application/json', urlParams, requestBody: '{"x":"$x"}' },
+      { fetch },
       { x: '1' },
     );
     await texts(
-      { method: 'POST', contentType: 'form', requestBody: 'raw=$x', populatePostBodyFromParams: false },
-      { fetch: answering(200, '{}', seen) },
+      {
+        method: 'POST',
+        contentType: form,
+        urlParams,
+        requestBody: 'raw=$x',
+        populatePostBodyFromParams: false,
+      },
+      { fetch },
       { x: '2' },
+    );
+    await texts(
+      { method: 'PUT', contentType: form, urlParams, populatePostBodyFromParams: true },
+      { fetch },
+      { x: '3' },
+    );
+    await texts(
+      { method: 'POST', contentType: 'text/plain', urlParams, requestBody: 'hi $x' },
+      { fetch },
+      { x: '4' },
     );
     expect(seen).toEqual([
       { url: 'http://svc.test/api?q=a%26b', method: 'DELETE' },
-      { url: 'http://svc.test/api?q=1', method: 'POST', body: '{"x":"1"}' },
+      { url: 'http://svc.test/api', method: 'POST', body: '{"x":"1"}' },
       { url: 'http://svc.test/api', method: 'POST', body: 'raw=2' },
+      { url: 'http://svc.test/api', method: 'PUT', body: 'q=3' },
+      { url: 'http://svc.test/api', method: 'POST', body: 'hi 4' },
     ]);
+    expect(types).toEqual([undefined, 'application/json', form, form, 'text/plain']);
+  });
+
+  it("a project whose contentType is the editor's MIME type loads (no warning)", async () => {
+    const { loadProject } = await import('../../src/designer/index.js');
+    const loaded = loadProject(esProject({ method: 'POST', contentType: 'application/json' }));
+    expect(loaded.ok && loaded.warnings).toEqual([]);
+  });
+
+  it('username and password are used as written, without $ expansion', async () => {
+    let auth = '';
+    const fetch: FetchLike = async (_url, init) => {
+      auth = init.headers.Authorization ?? '';
+      return { status: 200, text: async () => '{}' };
+    };
+    await texts({ username: '$user', password: 'p$w' }, { fetch }, { user: 'bob', w: 'x' });
+    expect(Buffer.from(auth.replace('Basic ', ''), 'base64').toString()).toBe('$user:p$w');
   });
 
   it('no X-RestComm-CallSid header without a call sid; custom headers may override defaults', async () => {
@@ -128,12 +171,16 @@ describe('externalService: requests and answers', () => {
       {
         destVariable: 'v',
         scope: 'application',
-        valueExtractor: { accessOperations: [{ kind: 'object', action: 'propertyNamed', property: 'a' }] },
+        valueExtractor: {
+          accessOperations: [{ kind: 'object', action: 'propertyNamed', property: 'a' }, { kind: 'value' }],
+        },
       },
       {
         destVariable: 'w',
         scope: 'module',
-        valueExtractor: { accessOperations: [{ kind: 'object', action: 'propertyNamed', property: 'b' }] },
+        valueExtractor: {
+          accessOperations: [{ kind: 'object', action: 'propertyNamed', property: 'b' }, { kind: 'value' }],
+        },
       },
     ];
     const routed = await texts(
@@ -148,21 +195,44 @@ describe('externalService: requests and answers', () => {
     ]);
   });
 
-  it('4xx, network errors, non-JSON answers and unmatched routes go to exceptionNext, else Hangup', async () => {
+  it('HTTP errors go to exceptionNext, else Hangup; network errors and unparsable bodies always Hangup', async () => {
     const failing: FetchLike = async () => {
       throw new Error('ECONNREFUSED');
     };
-    const mapped = { doRouting: true, nextType: 'mapped', routeMappings: [{ value: 'x', next: 'fixed' }] };
+    const mapped = {
+      doRouting: true,
+      nextType: 'mapped',
+      routeMappings: [{ value: 'x', next: 'fixed' }],
+      nextValueExtractor: { accessOperations: [{ kind: 'value' }] },
+    };
+    expect((await texts({ exceptionNext: 'oops' }, { fetch: answering(404, 'nope') })).verbs).toEqual([
+      'oops',
+    ]);
+    const bare = await texts({}, { fetch: answering(503, 'nope') });
+    expect(bare.verbs).toEqual(['Hangup']);
+    expect(bare.result.error?.code).toBe('designer.es-failed');
     for (const [es, fetch] of [
-      [{}, answering(404, 'nope')],
       [{}, failing],
-      [{ ...mapped }, answering(200, 'not json')],
-      [{ ...mapped, nextValueExtractor: { accessOperations: [{ kind: 'value' }] } }, answering(200, '"y"')],
+      [mapped, answering(200, '{"a": oops}')],
     ] as Array<[Json, FetchLike]>) {
-      expect((await texts({ ...es, exceptionNext: 'oops' }, { fetch })).verbs).toEqual(['oops']);
-      const bare = await texts(es, { fetch });
-      expect(bare.verbs).toEqual(['Hangup']);
-      expect(bare.result.error?.code).toBe('designer.es-failed');
+      const out = await texts({ ...es, exceptionNext: 'oops' }, { fetch });
+      expect(out.verbs).toEqual(['Hangup']);
     }
+  });
+
+  it('no matching route is not an error: the rest of the module renders', async () => {
+    const value = { accessOperations: [{ kind: 'value' }] };
+    const mapped = { doRouting: true, nextType: 'mapped', routeMappings: [{ value: 'x', next: 'fixed' }] };
+    expect(
+      (await texts({ ...mapped, nextValueExtractor: value }, { fetch: answering(200, '"y"') })).verbs,
+    ).toEqual(['rest ']);
+    // responseBased matches module labels only, not names.
+    const byLabel = { doRouting: true, nextType: 'responseBased', nextValueExtractor: value };
+    expect((await texts(byLabel, { fetch: answering(200, 'Late') })).verbs).toEqual(['late']);
+    expect((await texts(byLabel, { fetch: answering(200, 'late') })).verbs).toEqual(['rest ']);
+    // fixed routing without next fails the render.
+    expect(
+      (await texts({ doRouting: true, nextType: 'fixed', next: '' }, { fetch: answering(200, '') })).verbs,
+    ).toEqual(['Hangup']);
   });
 });

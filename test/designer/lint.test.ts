@@ -26,7 +26,7 @@ const project = {
           kind: 'gather',
           name: 'step4',
           gatherType: 'collectdigits',
-          collectdigits: { collectVariable: 'pin', next: 'start' },
+          collectdigits: { collectVariable: 'pin', next: 'start', scope: 'module' },
           validation: { regexPattern: '[a-' },
         },
       ],

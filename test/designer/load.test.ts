@@ -156,8 +156,46 @@ describe('loading and upgrades', () => {
     expect(lines.some((l) => l.startsWith('nodes[0].steps[1].kind: unknown step kind "teleport"'))).toBe(
       true,
     );
-    expect(lines).toContain('nodes[1].steps[0].length: must be >= 1');
+    // A field the step can do without is set aside (a warning), not an error.
+    expect(lines.some((l) => l.startsWith('nodes[1].steps[0]'))).toBe(false);
     expect(lines).toContain('nodes[1].name: duplicate module name "start"');
+  });
+
+  it('sets aside what it cannot use, with a warning naming the JSON path', () => {
+    const result = loadProject({
+      header: { version: '1.15', startNodeName: 'start' },
+      nodes: [
+        {
+          name: 'start',
+          steps: [
+            { kind: 'pause', name: 'step1', length: 0 },
+            { kind: 'say', name: 'step2', phrase: 'Hi', voice: 'alice', loop: 'often' },
+            {
+              kind: 'gather',
+              name: 'step3',
+              gatherType: 'menu',
+              steps: [],
+              invalidMessage: { kind: 'say', label: 'say', title: 'say', iface: {} },
+              menu: { mappings: [{ digits: '1', next: 'start' }] },
+            },
+          ],
+        },
+      ],
+    });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.warnings).toEqual([
+      { path: 'nodes[0].steps[0].length', message: 'set aside, not used (must be >= 1)' },
+      { path: 'nodes[0].steps[1].loop', message: expect.stringMatching(/^set aside, not used \(/) },
+      {
+        path: 'nodes[0].steps[2].invalidMessage',
+        message: 'set aside, not used (required at nodes[0].steps[2].invalidMessage.phrase)',
+      },
+    ]);
+    const steps = result.project.nodes[0]?.steps ?? [];
+    // The voice is a string RCML accepts: passed through.
+    expect(steps[1]).toMatchObject({ voice: 'alice' });
+    expect(steps[2]).not.toHaveProperty('invalidMessage');
   });
 
   it('rejects unknown versions and non-objects without throwing', () => {

@@ -62,16 +62,16 @@ describe('rendering rules', () => {
       ],
     });
     // finishOnKey "" and partialResultCallback with dtmf input are left out; Dial has no
-    // action (nor method) without nextModule; Record keeps its method but has no action.
+    // action (nor method) without nextModule; Record's method goes only with an action.
     expect(body(xml)).toBe(
       '<Response><Say>Hi</Say><Play>http://m/a.wav</Play>' +
         '<Gather action="controller?target=start.step3.handle" input="dtmf"/>' +
-        '<Dial><Number>+1</Number></Dial><Record method="POST"/><Sms>t</Sms><Email>t</Email>' +
+        '<Dial><Number>+1</Number></Dial><Record/><Sms>t</Sms><Email>t</Email>' +
         '<Fax>t</Fax><Redirect>http://x/y</Redirect><Reject/><Pause/><Hangup/></Response>',
     );
   });
 
-  it('speech gathers keep partialResultCallback, language and expanded hints', async () => {
+  it('speech gathers keep partialResultCallback, language and hints as saved (no expansion)', async () => {
     const { document } = await render(
       {
         start: [
@@ -95,8 +95,8 @@ describe('rendering rules', () => {
         action: 'controller?target=start.step1.handle',
         input: 'speech',
         language: 'es-ES',
-        hints: 'ventas, soporte',
-        partialResultCallback: 'http://p/soporte',
+        hints: 'ventas, $dept',
+        partialResultCallback: 'http://p/$dept',
         partialResultCallbackMethod: 'GET',
         prompts: [],
       },

@@ -26,6 +26,7 @@ describe('step rendering', () => {
         numDigits: 1,
         input: 'dtmf speech',
         partialResultCallback: 'http://example.com/partial',
+        partialResultCallbackMethod: 'POST',
         prompts: [{ verb: 'Say', text: 'Press 1 or say sales' }],
       },
       { verb: 'Say', text: 'No input, goodbye' },
@@ -37,9 +38,13 @@ describe('step rendering', () => {
       { verb: 'Say', text: 'Done ' },
     ]);
     expect(await verbs('gather-menu', 'start.step1.handle', { Digits: '2' })).toEqual([{ verb: 'Hangup' }]);
-    expect(await verbs('gather-menu', 'start.step1.handle', { SpeechResult: 'I want to BUY' })).toEqual([
+    expect(await verbs('gather-menu', 'start.step1.handle', { SpeechResult: 'buy' })).toEqual([
       { verb: 'Say', text: 'Done ' },
     ]);
+    // Speech keys match the whole result, case-sensitively; speech has no invalid message here
+    // (the dtmf one is not used for speech).
+    const unmatched = await verbs('gather-menu', 'start.step1.handle', { SpeechResult: 'I want to BUY' });
+    expect(unmatched.map((v) => v.verb)).toEqual(['Gather', 'Say']);
     const invalid = await verbs('gather-menu', 'start.step1.handle', { Digits: '9' });
     expect(invalid[0]).toEqual({ verb: 'Say', text: 'Invalid choice' });
     expect(invalid[1]).toMatchObject({ verb: 'Gather', action: 'controller?target=start.step1.handle' });
@@ -117,7 +122,9 @@ describe('step rendering', () => {
   });
 
   it('record renders every attribute; its handler stores core_Recording*', async () => {
-    expect(await verbs('record')).toEqual([
+    const [plain] = await verbs('record');
+    expect(plain).not.toHaveProperty('media');
+    expect(await verbs('record', '', {}, { videoSupport: true })).toEqual([
       {
         verb: 'Record',
         action: 'controller?target=start.step1.actionhandler',
@@ -185,7 +192,11 @@ describe('step rendering', () => {
         verb: 'Unknown',
         name: 'UssdCollect',
         attributes: { action: 'controller?target=start.step1.handle' },
-        text: 'Welcome +1\nEnter a name',
+        text: '',
+        children: [
+          { verb: 'Unknown', name: 'UssdMessage', attributes: {}, text: 'Welcome +1' },
+          { verb: 'Unknown', name: 'UssdMessage', attributes: {}, text: 'Enter a name' },
+        ],
       },
     ]);
     expect(await verbs('ussd', 'start.step1.handle', { Digits: 'Bob' })).toEqual([

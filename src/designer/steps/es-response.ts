@@ -54,7 +54,8 @@ export function extractValue(json: EsValue, extractor: ValueExtractor | undefine
       if (!Array.isArray(element)) bad('no JSON array found');
       if (op.action !== 'itemAtPosition') bad(`unknown array access "${op.action ?? ''}"`);
       const at = op.position;
-      if (at === undefined || at < 0 || at >= element.length) bad(`no array item at position ${at ?? '(none)'}`);
+      if (at === undefined || at < 0 || at >= element.length)
+        bad(`no array item at position ${at ?? '(none)'}`);
       element = element[at];
     } else if (op.kind === 'value') {
       const primitive =

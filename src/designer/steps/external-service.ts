@@ -13,7 +13,6 @@ export { extractValue, parseBody } from './es-response.js';
 export const ES_DEFAULT_TIMEOUT = 5000;
 
 const FORM = 'application/x-www-form-urlencoded';
-const JSON_TYPE = 'application/json';
 
 interface BuiltRequest {
   url: string;

@@ -102,7 +102,10 @@ export function handleGather(step: GatherStep, ctx: RenderContext): GatherDecisi
   const collect = speech ? step.collectspeech : step.collectdigits;
   const validation = speech ? step.speechValidation : step.validation;
   if (!collect) {
-    throw new RenderError('designer.gather-collect', `the gather has no ${speech ? 'collectspeech' : 'collectdigits'}`);
+    throw new RenderError(
+      'designer.gather-collect',
+      `the gather has no ${speech ? 'collectspeech' : 'collectdigits'}`,
+    );
   }
   if (!isValid(validation, input, ctx)) return { kind: 'invalid', speech };
   const { collectVariable, scope, next } = collect;

@@ -11,7 +11,12 @@ import { expand } from '../variables.js';
 
 type UssdStep = Extract<Step, { kind: 'ussdSay' | 'ussdLanguage' | 'ussdCollect' }>;
 
-const message = (text: string): UnknownVerb => ({ verb: 'Unknown', name: 'UssdMessage', attributes: {}, text });
+const message = (text: string): UnknownVerb => ({
+  verb: 'Unknown',
+  name: 'UssdMessage',
+  attributes: {},
+  text,
+});
 
 /** Renders one USSD step. */
 export function renderUssd(step: UssdStep, module: string, ctx: RenderContext): UnknownVerb {
@@ -41,7 +46,8 @@ export function handleUssdCollect(step: UssdCollectStep, ctx: RenderContext): Us
     const mapping = step.menu?.mappings.find((m) => m.digits === digits);
     return mapping ? { kind: 'next', module: mapping.next } : { kind: 'again' };
   }
-  if (!step.collectdigits) throw new RenderError('designer.gather-collect', 'the USSD collect has no collectdigits');
+  if (!step.collectdigits)
+    throw new RenderError('designer.gather-collect', 'the USSD collect has no collectdigits');
   const { collectVariable, scope, next } = step.collectdigits;
   if (scope === 'application') ctx.vars.set(`sticky_${collectVariable}`, digits ?? '');
   ctx.vars.set(collectVariable, digits ?? '');
