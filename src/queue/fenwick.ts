@@ -1,6 +1,7 @@
 /**
  * A Fenwick (binary indexed) tree of 0/1 flags over slots 1..capacity: set, clear and count the
- * set slots up to an index in O(log capacity). Used to turn arrival slots into positions.
+ * set slots up to an index in O(log capacity). A line uses it to count the holes left by members
+ * removed before their turn, which a position must skip.
  */
 export class Fenwick {
   private readonly tree: Int32Array;

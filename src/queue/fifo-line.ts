@@ -1,107 +1,160 @@
 import { QueueError } from './errors.js';
 import { Fenwick } from './fenwick.js';
-import type { QueueMember } from './types.js';
-
-interface Node {
-  member: QueueMember;
-  /** Arrival slot in the Fenwick tree; slots only grow between renumberings, so they keep FIFO order. */
-  slot: number;
-  prev: Node | undefined;
-  next: Node | undefined;
-}
+import { SidIndex } from './sid-index.js';
+import type { QueueMember, QueueSide } from './types.js';
 
 const MIN_CAPACITY = 16;
 
 /**
- * One side of one queue: a doubly linked list for FIFO order and O(1) removal anywhere, a map
- * from call sid to node, and a Fenwick tree over arrival slots so a position is a prefix count
- * in O(log n). When slots run out the live members are renumbered 1..n into a tree twice their
- * number, so that cost is amortised O(1) per arrival and memory stays within 4x the peak.
+ * One side of one queue, built so that the operations of a match (append at the tail, take the
+ * head) cost the same with ten or a hundred thousand waiting.
+ *
+ * Members sit in ring buffers (call sid, side, enqueue time), in arrival order, under
+ * ever-growing sequence numbers (ring index = sequence & mask), with a map from call sid to
+ * sequence number. Appending and taking the head touch one ring cell and one map entry: no
+ * per-member node or object is kept (a long line would otherwise hold a hundred thousand objects
+ * for the garbage collector to promote and trace), and no tree is updated.
+ * Removing a member elsewhere leaves a hole (an empty cell) that the head skips later, and marks
+ * it in a Fenwick tree over ring cells, so a position is `seq - head + 1 - holes before it`:
+ * O(1) while there are no holes, O(log n) otherwise. The ring doubles when full, or is compacted
+ * in place when at least half of it is holes, so memory stays within 4x the longest line and
+ * each of those O(n) steps is paid for by the appends or removals before it.
  */
 export class FifoLine {
-  private head: Node | undefined;
-  private tail: Node | undefined;
-  private readonly nodes = new Map<string, Node>();
-  private slots = new Fenwick(MIN_CAPACITY);
-  private nextSlot = 1;
+  /** Call sid per cell; undefined for a free cell or a hole. */
+  private sids: (string | undefined)[] = new Array(MIN_CAPACITY);
+  private sides: QueueSide[] = new Array(MIN_CAPACITY);
+  private enqueuedAt = new Float64Array(MIN_CAPACITY);
+  private mask = MIN_CAPACITY - 1;
+  /** Sequence number of the first cell in use (a member or a hole). */
+  private headSeq = 0;
+  /** Sequence number the next member gets. */
+  private tailSeq = 0;
+  private readonly seqOf = new SidIndex();
+  /** Holes between headSeq and tailSeq, by ring cell; created at the first hole. */
+  private holes: Fenwick | undefined;
+  private holeCount = 0;
 
   get size(): number {
-    return this.nodes.size;
+    return this.seqOf.size;
   }
 
   has(callSid: string): boolean {
-    return this.nodes.has(callSid);
+    return this.seqOf.has(callSid);
   }
 
   /** Appends at the tail; returns the 1-based position (the new size). */
   push(member: QueueMember): number {
-    if (this.nodes.has(member.callSid)) {
+    if (this.seqOf.has(member.callSid)) {
       throw new QueueError(
         'already-waiting',
         `call ${member.callSid} is already waiting on the ${member.side} side`,
       );
     }
-    // An empty line has an all-zero tree: restart slots for free instead of renumbering.
-    if (this.nodes.size === 0) this.nextSlot = 1;
-    if (this.nextSlot > this.slots.capacity) this.renumber();
-    const node: Node = { member, slot: this.nextSlot++, prev: this.tail, next: undefined };
-    if (this.tail) this.tail.next = node;
-    else this.head = node;
-    this.tail = node;
-    this.nodes.set(member.callSid, node);
-    this.slots.add(node.slot, 1);
-    return this.nodes.size;
+    if (this.tailSeq - this.headSeq > this.mask) this.makeRoom();
+    const seq = this.tailSeq++;
+    const cell = seq & this.mask;
+    this.sids[cell] = member.callSid;
+    this.sides[cell] = member.side;
+    this.enqueuedAt[cell] = member.enqueuedAt;
+    this.seqOf.set(member.callSid, seq);
+    return this.seqOf.size;
   }
 
   /** Removes and returns the head. */
   shift(): QueueMember | undefined {
-    const node = this.head;
-    if (!node) return undefined;
-    this.unlink(node);
-    return node.member;
+    if (this.seqOf.size === 0) return undefined;
+    while (this.sids[this.headSeq & this.mask] === undefined) this.dropHeadHole();
+    const cell = this.headSeq & this.mask;
+    const member = this.memberAt(cell);
+    this.sids[cell] = undefined;
+    this.headSeq++;
+    this.seqOf.delete(member.callSid);
+    return member;
   }
 
   /** Removes `callSid` wherever it is; returns it with the position it had. */
   remove(callSid: string): { member: QueueMember; position: number } | undefined {
-    const node = this.nodes.get(callSid);
-    if (!node) return undefined;
-    const position = this.slots.prefix(node.slot);
-    this.unlink(node);
-    return { member: node.member, position };
+    const seq = this.seqOf.get(callSid);
+    if (seq === undefined) return undefined;
+    const position = this.positionOf(seq);
+    if (position === 1) {
+      const member = this.shift() as QueueMember;
+      return { member, position };
+    }
+    const cell = seq & this.mask;
+    const member = this.memberAt(cell);
+    this.sids[cell] = undefined;
+    this.seqOf.delete(callSid);
+    this.holes ??= new Fenwick(this.mask + 1);
+    this.holes.add(cell + 1, 1);
+    this.holeCount++;
+    return { member, position };
   }
 
   /** `callSid` with its 1-based position. */
   position(callSid: string): { member: QueueMember; position: number } | undefined {
-    const node = this.nodes.get(callSid);
-    return node && { member: node.member, position: this.slots.prefix(node.slot) };
+    const seq = this.seqOf.get(callSid);
+    if (seq === undefined) return undefined;
+    return { member: this.memberAt(seq & this.mask), position: this.positionOf(seq) };
   }
 
   /** Members head first. */
   *members(): IterableIterator<QueueMember> {
-    for (let node = this.head; node; node = node.next) yield node.member;
+    for (let seq = this.headSeq; seq < this.tailSeq; seq++) {
+      const cell = seq & this.mask;
+      if (this.sids[cell] !== undefined) yield this.memberAt(cell);
+    }
   }
 
-  private unlink(node: Node): void {
-    if (node.prev) node.prev.next = node.next;
-    else this.head = node.next;
-    if (node.next) node.next.prev = node.prev;
-    else this.tail = node.prev;
-    node.prev = node.next = undefined;
-    this.nodes.delete(node.member.callSid);
-    this.slots.add(node.slot, -1);
+  /** A fresh member object for the occupied `cell`. */
+  private memberAt(cell: number): QueueMember {
+    return { callSid: this.sids[cell] as string, side: this.sides[cell], enqueuedAt: this.enqueuedAt[cell] };
   }
 
-  private renumber(): void {
-    const live = this.nodes.size;
-    let capacity = MIN_CAPACITY;
-    while (capacity < 2 * (live + 1)) capacity *= 2;
-    let slot = 0;
-    for (let node = this.head; node; node = node.next) node.slot = ++slot;
-    this.slots = new Fenwick(capacity, rangeFrom1(live));
-    this.nextSlot = live + 1;
+  private positionOf(seq: number): number {
+    return seq - this.headSeq + 1 - (this.holeCount === 0 ? 0 : this.holesBetween(this.headSeq, seq));
   }
-}
 
-function* rangeFrom1(n: number): IterableIterator<number> {
-  for (let i = 1; i <= n; i++) yield i;
+  /** Holes in the cells of sequence numbers head..seq; the range may wrap round the ring. */
+  private holesBetween(head: number, seq: number): number {
+    const holes = this.holes as Fenwick;
+    const from = head & this.mask;
+    const to = seq & this.mask;
+    if (from <= to) return holes.prefix(to + 1) - holes.prefix(from);
+    return this.holeCount - holes.prefix(from) + holes.prefix(to + 1);
+  }
+
+  private dropHeadHole(): void {
+    (this.holes as Fenwick).add((this.headSeq & this.mask) + 1, -1);
+    this.holeCount--;
+    this.headSeq++;
+  }
+
+  /** The ring is full: compact it when half of it is holes, else double it. */
+  private makeRoom(): void {
+    const capacity = this.mask + 1;
+    const newCapacity = this.holeCount * 2 >= capacity ? capacity : capacity * 2;
+    const sids: (string | undefined)[] = new Array(newCapacity);
+    const sides: QueueSide[] = new Array(newCapacity);
+    const enqueuedAt = new Float64Array(newCapacity);
+    let seq = 0;
+    for (let from = this.headSeq; from < this.tailSeq; from++) {
+      const cell = from & this.mask;
+      const callSid = this.sids[cell];
+      if (callSid === undefined) continue;
+      sids[seq] = callSid;
+      sides[seq] = this.sides[cell];
+      enqueuedAt[seq] = this.enqueuedAt[cell];
+      this.seqOf.set(callSid, seq++);
+    }
+    this.sids = sids;
+    this.sides = sides;
+    this.enqueuedAt = enqueuedAt;
+    this.mask = newCapacity - 1;
+    this.headSeq = 0;
+    this.tailSeq = seq;
+    this.holes = undefined;
+    this.holeCount = 0;
+  }
 }

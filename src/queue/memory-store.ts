@@ -58,7 +58,8 @@ export class MemoryQueueStore implements QueueStore {
   }
 
   async enqueue(queueSid: string, member: QueueMember): Promise<number> {
-    return this.entry(queueSid).lines[member.side].push({ ...member });
+    // The line copies the fields: the caller's object is not kept.
+    return this.entry(queueSid).lines[member.side].push(member);
   }
 
   async dequeueHead(queueSid: string, side: QueueSide): Promise<QueueMember | undefined> {

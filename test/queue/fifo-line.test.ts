@@ -5,7 +5,8 @@ import { FifoLine } from '../../src/queue/fifo-line.js';
 import type { QueueMember } from '../../src/queue/types.js';
 
 const member = (callSid: string, enqueuedAt = 0): QueueMember => ({ callSid, side: 'enqueued', enqueuedAt });
-const runs = process.env.RCML_DEEP ? 2000 : 200;
+const deep = Boolean(process.env.RCML_DEEP);
+const runs = deep ? 2000 : 200;
 
 describe('FifoLine', () => {
   it('keeps arrival order and 1-based positions', () => {
@@ -36,7 +37,7 @@ describe('FifoLine', () => {
     expect(() => line.push(member('a'))).toThrow(/already waiting/);
   });
 
-  it('keeps positions right across slot renumbering (long runs with few waiting)', () => {
+  it('keeps positions right over long runs with few waiting', () => {
     const line = new FifoLine();
     for (let i = 0; i < 1000; i++) {
       line.push(member(`c${i}`));
@@ -45,35 +46,66 @@ describe('FifoLine', () => {
     expect([...line.members()].map((m) => line.position(m.callSid)?.position)).toEqual([1, 2, 3, 4, 5]);
   });
 
-  it('matches an array model for any sequence of push, shift and remove', () => {
-    const op = fc.oneof(
-      fc.constant({ kind: 'push' as const }),
-      fc.constant({ kind: 'shift' as const }),
-      fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }),
-    );
-    fc.assert(
-      fc.property(fc.array(op, { maxLength: 300, size: 'max' }), (ops) => {
-        const line = new FifoLine();
-        const model: string[] = [];
-        let next = 0;
-        for (const o of ops) {
-          if (o.kind === 'push') {
-            const sid = `c${next++}`;
-            model.push(sid);
-            expect(line.push(member(sid))).toBe(model.length);
-          } else if (o.kind === 'shift') {
-            expect(line.shift()?.callSid).toBe(model.shift());
-          } else if (model.length > 0) {
-            const i = o.pick % model.length;
-            const [sid] = model.splice(i, 1);
-            expect(line.remove(sid)?.position).toBe(i + 1);
-          }
-          expect(line.size).toBe(model.length);
-        }
-        expect([...line.members()].map((m) => m.callSid)).toEqual(model);
-        expect(model.map((sid) => line.position(sid)?.position)).toEqual(model.map((_, i) => i + 1));
-      }),
-      { numRuns: runs },
-    );
+  it('keeps FIFO order and positions 1..n through ring growth, wrap-round and compaction', () => {
+    const line = new FifoLine();
+    const model: string[] = [];
+    let next = 0;
+    // Waves: fill past several ring sizes, punch holes, drain from the head, repeat.
+    for (let wave = 0; wave < 6; wave++) {
+      for (let i = 0; i < 200 + wave * 37; i++) {
+        const sid = `c${next++}`;
+        model.push(sid);
+        expect(line.push(member(sid))).toBe(model.length);
+      }
+      for (let i = model.length - 2; i > 0; i -= 3) {
+        const sid = model[i];
+        expect(line.remove(sid)?.position).toBe(i + 1);
+        model.splice(i, 1);
+      }
+      for (let i = 0; i < 150; i++) expect(line.shift()?.callSid).toBe(model.shift());
+      expect(model.map((sid) => line.position(sid)?.position)).toEqual(model.map((_, i) => i + 1));
+    }
+    expect([...line.members()].map((m) => m.callSid)).toEqual(model);
   });
+
+  it(
+    'matches an array model for any sequence of push, shift, remove and position',
+    () => {
+      const op = fc.oneof(
+        { arbitrary: fc.constant({ kind: 'push' as const }), weight: 3 },
+        fc.constant({ kind: 'shift' as const }),
+        fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }),
+        fc.record({ kind: fc.constant('position' as const), pick: fc.nat() }),
+      );
+      fc.assert(
+        fc.property(fc.array(op, { maxLength: 400, size: 'max' }), (ops) => {
+          const line = new FifoLine();
+          const model: string[] = [];
+          let next = 0;
+          for (const o of ops) {
+            if (o.kind === 'push') {
+              const sid = `c${next++}`;
+              model.push(sid);
+              expect(line.push(member(sid))).toBe(model.length);
+            } else if (o.kind === 'shift') {
+              expect(line.shift()?.callSid).toBe(model.shift());
+            } else if (o.kind === 'position' && model.length > 0) {
+              const i = o.pick % model.length;
+              expect(line.position(model[i])).toEqual({ member: member(model[i]), position: i + 1 });
+            } else if (o.kind === 'remove' && model.length > 0) {
+              const i = o.pick % model.length;
+              const [sid] = model.splice(i, 1);
+              expect(line.remove(sid)?.position).toBe(i + 1);
+              expect(line.remove(sid)).toBeUndefined();
+            }
+            expect(line.size).toBe(model.length);
+          }
+          expect([...line.members()].map((m) => m.callSid)).toEqual(model);
+          expect(model.map((sid) => line.position(sid)?.position)).toEqual(model.map((_, i) => i + 1));
+        }),
+        { numRuns: runs },
+      );
+    },
+    deep ? 300_000 : 30_000,
+  );
 });
