@@ -1,7 +1,7 @@
 import type { Call, CallBridge } from './call.js';
 import type { TimerHandle } from './clock/clock.js';
 import { API_VERSION, type RecordingRecord } from './records.js';
-import type { ScriptSignal } from './verbs/types.js';
+import type { ScriptSignal } from './script-signal.js';
 import { writeWav } from './wav.js';
 
 /**

@@ -3,11 +3,9 @@ import { type CallHooks, callMachine, ringingCallMachine, type ScriptStart } fro
 import type { TimerHandle } from './clock/clock.js';
 import { rfc2822 } from './dates.js';
 import { Interrupted, type InterruptReason } from './errors.js';
-import { runScript } from './interpreter.js';
 import { voiceParams } from './params.js';
 import type { CallRecord, CallStatus } from './records.js';
-import type { Runtime } from './runtime.js';
-import { ScriptContext } from './script-context.js';
+import type { CallScript, Runtime } from './runtime.js';
 import { type CallEventName, callbackParams, type StatusCallbackConfig } from './status-callbacks.js';
 import type { PartyBehaviour, PartyInput } from './types.js';
 
@@ -58,8 +56,8 @@ export class Call implements CallHooks {
   private first: ScriptStart | null;
   private readonly outbound: boolean;
   private sequence = 0;
-  private script: ScriptContext | null = null;
-  private parallel: ScriptContext | null = null;
+  private script: CallScript | null = null;
+  private parallel: CallScript | null = null;
   private stopReason: InterruptReason = 'replaced';
   private watchers: Array<(call: Call) => void> | null = null;
   private timestamp: string | undefined;
@@ -73,7 +71,7 @@ export class Call implements CallHooks {
   private pendingReject: ((reason: Interrupted) => void) | null = null;
 
   constructor(
-    readonly rt: Runtime,
+    readonly rt: Runtime<Call>,
     setup: CallSetup,
   ) {
     this.record = setup.record;
@@ -168,9 +166,9 @@ export class Call implements CallHooks {
   runParallel(start: ScriptStart): void {
     if (!this.actor) return;
     this.parallel?.stop('modified');
-    const ctx = new ScriptContext(this, start.url);
-    this.parallel = ctx;
-    void runScript(this, { ...start, onEnd: () => {} }, ctx);
+    const script = this.rt.scripts(this, { ...start, onEnd: () => {} });
+    this.parallel = script;
+    script.begin();
   }
 
   /** Calls `fn` after every status change of this call; returns the function that stops it. */
@@ -244,9 +242,9 @@ export class Call implements CallHooks {
 
   startScript(start: ScriptStart): void {
     this.script?.stop(this.stopReason);
-    const ctx = new ScriptContext(this, start.url);
-    this.script = ctx;
-    void runScript(this, start, ctx);
+    const script = this.rt.scripts(this, start);
+    this.script = script;
+    script.begin();
   }
 
   // --- status and callbacks ---

@@ -1,4 +1,5 @@
 import type { Call } from './call.js';
+import type { ConferenceAction } from './types.js';
 
 /** Status of a conference room: waiting for a starter, running, or over. */
 export type ConferenceStatus = 'init' | 'in-progress' | 'completed';
@@ -38,6 +39,14 @@ export interface Participant {
   joinedAt: number;
 }
 
+/** How a participant takes part (the Conference noun's attributes). */
+export interface ParticipantOptions {
+  muted: boolean;
+  startConferenceOnEnter: boolean;
+  endConferenceOnExit: boolean;
+  beep: boolean;
+}
+
 /** One conference room: participants by call sid, started by a starter, ended by an ender. */
 export class Conference {
   status: ConferenceStatus = 'init';
@@ -74,10 +83,22 @@ export class Conference {
   }
 }
 
+const roomsByEngine = new WeakMap<object, ConferenceRooms>();
+
 /** The rooms of one engine: by sid, and the current room per account and name. */
 export class ConferenceRooms {
   private readonly bySid = new Map<string, Conference>();
   private readonly current = new Map<string, Conference>();
+
+  /** The rooms of the engine whose runtime is `rt` (created on first use). */
+  static of(rt: object): ConferenceRooms {
+    let rooms = roomsByEngine.get(rt);
+    if (!rooms) {
+      rooms = new ConferenceRooms();
+      roomsByEngine.set(rt, rooms);
+    }
+    return rooms;
+  }
 
   /** The open room named `name` (a room that has ended is replaced by a new one). */
   open(accountSid: string, name: string, newSid: () => string, now: number): Conference {
@@ -98,4 +119,77 @@ export class ConferenceRooms {
   list(): Conference[] {
     return [...this.bySid.values()];
   }
+}
+
+/** Reports a room event; `withCall` false for room-wide events (start, end). */
+export function emit(room: Conference, call: Call, action: ConferenceAction, withCall = true): void {
+  call.rt.listener?.({
+    type: 'conference',
+    at: call.rt.clock.now(),
+    callSid: withCall ? call.record.sid : undefined,
+    conferenceSid: room.sid,
+    name: room.name,
+    action,
+  });
+}
+
+/**
+ * Joins `call` to the account's open room `name` (full at `max`: no seat). A starter starts a
+ * waiting room; a running room sounds the entry tone of a participant with `beep`.
+ */
+export function joinRoom(
+  call: Call,
+  name: string,
+  max: number,
+  options: ParticipantOptions,
+): { room: Conference; seat?: Participant } {
+  const rt = call.rt;
+  const now = rt.clock.now();
+  const room = ConferenceRooms.of(rt).open(call.record.accountSid, name, () => rt.sids.next('CF'), now);
+  if (room.participants.size >= max) return { room };
+  const seat: Participant = { call, ...options, joinedAt: now };
+  room.participants.set(call.record.sid, seat);
+  call.conferenceSid = room.sid;
+  emit(room, call, 'join');
+  if (seat.startConferenceOnEnter && room.status === 'init') setStatus(room, call, 'in-progress');
+  // Only a running room beeps: callers still waiting for the start hear the wait music instead.
+  if (seat.beep && room.status === 'in-progress') beep(room, call, 'join');
+  return { room, seat };
+}
+
+/** Takes a participant out; an ender ends the room, the last one out closes it. */
+export function leaveRoom(room: Conference, me: Participant): void {
+  const call = me.call;
+  if (room.participants.get(call.record.sid) !== me) return;
+  room.participants.delete(call.record.sid);
+  if (call.conferenceSid === room.sid) call.conferenceSid = null;
+  emit(room, call, 'leave');
+  if (room.status === 'completed') return;
+  if ((me.endConferenceOnExit && room.status === 'in-progress') || room.participants.size === 0) {
+    setStatus(room, call, 'completed');
+  } else if (me.beep && room.status === 'in-progress') {
+    beep(room, call, 'leave');
+  }
+}
+
+/** The entry or exit tone of a running room (an event: the tone takes no one's time). */
+function beep(room: Conference, call: Call, on: 'join' | 'leave'): void {
+  const rt = call.rt;
+  rt.listener?.({
+    type: 'conference',
+    at: rt.clock.now(),
+    callSid: call.record.sid,
+    conferenceSid: room.sid,
+    name: room.name,
+    action: 'beep',
+    tone: { on, seconds: rt.settings.beepSeconds },
+  });
+}
+
+function setStatus(room: Conference, by: Call, status: 'in-progress' | 'completed'): void {
+  room.status = status;
+  room.dateUpdated = by.rt.clock.now();
+  emit(room, by, status === 'in-progress' ? 'start' : 'end', false);
+  // Everyone waiting for the start (or in a room that ended) stops waiting.
+  for (const p of room.participants.values()) p.call.interrupt('conference');
 }

@@ -3,10 +3,16 @@ import { Call } from './call.js';
 import type { Clock } from './clock/clock.js';
 import { RealClock } from './clock/real-clock.js';
 import { DEFAULT_EPOCH, VirtualClock } from './clock/virtual-clock.js';
-import type { ConferenceInfo, ParticipantInfo } from './conferences.js';
+import {
+  type ConferenceInfo,
+  ConferenceRooms,
+  emit as emitConference,
+  type ParticipantInfo,
+} from './conferences.js';
 import { EngineError } from './errors.js';
 import { createFetcher, type HttpFetcherOptions } from './fetcher.js';
 import { HandlerRegistry } from './handlers.js';
+import { prepareScript } from './interpreter.js';
 import { applyModification, parseModifyParams } from './modify-call.js';
 import type { ModifyCallInput } from './modify-call-schema.js';
 import { splitTarget } from './params.js';
@@ -24,7 +30,6 @@ import type {
   PartyBehaviour,
   RcmlHandler,
 } from './types.js';
-import { emit as emitConference } from './verbs/dial-conference.js';
 
 /** Options of `createEngine`. */
 export interface EngineOptions {
@@ -63,7 +68,7 @@ const DEFAULT_RING_TIMEOUT = 60;
 export class Engine {
   /** The engine's clock (a `VirtualClock` unless `clock: 'real'`). */
   readonly clock: Clock;
-  private readonly rt: Runtime;
+  private readonly rt: Runtime<Call>;
   private readonly handlers = new HandlerRegistry();
   private readonly numbers = new Map<string, NumberConfig>();
   private closed = false;
@@ -83,6 +88,7 @@ export class Engine {
       createFetcher(this.handlers, { ordered: options.clock !== 'real', ...options.http }),
       options.defaultParty ?? { outcome: 'answer', answerAfter: 0 },
       options.onEvent,
+      prepareScript,
     );
     this.rt.retainCalls = options.retainCalls ?? true;
     this.queues = new QueueService(this.rt, options.queues);
@@ -263,7 +269,7 @@ export class Engine {
    * Throws `unknown-conference` or `unknown-call` (not in that conference).
    */
   muteParticipant(conferenceSid: string, callSid: string, mute: boolean): ParticipantInfo {
-    const room = this.rt.conferences.get(conferenceSid);
+    const room = ConferenceRooms.of(this.rt).get(conferenceSid);
     if (!room) throw new EngineError('unknown-conference', `no conference with sid '${conferenceSid}'`);
     const p = room.participants.get(callSid);
     if (!p) {
@@ -278,7 +284,7 @@ export class Engine {
 
   /** A conference room (status, participants with mute and hold), or undefined. */
   getConference(conferenceSid: string): ConferenceInfo | undefined {
-    return this.rt.conferences.get(conferenceSid)?.info();
+    return ConferenceRooms.of(this.rt).get(conferenceSid)?.info();
   }
 
   /**
@@ -298,7 +304,9 @@ export class Engine {
 
   /** Every conference room of this engine, in creation order. */
   listConferences(): ConferenceInfo[] {
-    return this.rt.conferences.list().map((room) => room.info());
+    return ConferenceRooms.of(this.rt)
+      .list()
+      .map((room) => room.info());
   }
 
   /** A call's record, or undefined. */

@@ -3,13 +3,33 @@ import type { Call } from './call.js';
 import type { ScriptStart } from './call-machine.js';
 import { loadDocument } from './documents.js';
 import { Interrupted } from './errors.js';
-import type { ScriptContext } from './script-context.js';
+import type { CallScript } from './runtime.js';
+import { ScriptContext } from './script-context.js';
 import { verbHandlers } from './verbs/index.js';
 import { NEXT, type VerbOutcome } from './verbs/types.js';
 import { unknownVerb } from './verbs/unknown.js';
 
 /** Verbs that run on a ringing inbound call without answering it. */
 const NON_ANSWERING = new Set<Verb['verb']>(['Pause', 'Reject', 'Hangup', 'Redirect', 'Unknown']);
+
+/** A call's script: its verb context, and the document it starts with. */
+class Script extends ScriptContext implements CallScript {
+  constructor(
+    owner: Call,
+    private readonly start: ScriptStart,
+  ) {
+    super(owner, start.url);
+  }
+
+  begin(): void {
+    void runScript(this.owner, this.start, this);
+  }
+}
+
+/** Prepares the script that runs `start` on `call` (the engine hands this to its calls). */
+export function prepareScript(call: Call, start: ScriptStart): CallScript {
+  return new Script(call, start);
+}
 
 /**
  * Runs a call's script: fetch a document, execute its verbs, follow redirects and actions,

@@ -1,8 +1,8 @@
 import type { HttpMethod } from '../rcml/model.js';
 import { Call } from './call.js';
 import type { CallStatus } from './records.js';
+import type { ScriptSignal } from './script-signal.js';
 import type { StatusCallbackConfig } from './status-callbacks.js';
-import type { ScriptSignal } from './verbs/types.js';
 
 /** A callee leg to place for a parent call. */
 export interface LegOptions {

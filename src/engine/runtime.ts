@@ -1,10 +1,9 @@
 import type { AnyActorRef } from 'xstate';
 import type { HttpMethod, ParseResult } from '../rcml/model.js';
 import { parseRcml } from '../rcml/parse.js';
-import type { Call } from './call.js';
-import { startCallSystem } from './call-machine.js';
+import { type ScriptStart, startCallSystem } from './call-machine.js';
 import type { Clock } from './clock/clock.js';
-import { ConferenceRooms } from './conferences.js';
+import type { InterruptReason } from './errors.js';
 import type { Fetcher, FetchResult } from './fetcher.js';
 import {
   API_VERSION,
@@ -22,8 +21,28 @@ const URL_CACHE_SIZE = 1024;
 
 const nextTurn = <T>(value: T): Promise<T> => new Promise((resolve) => setImmediate(resolve, value));
 
-/** Services shared by every call of one engine. Internal: the public face is `Engine`. */
-export class Runtime {
+/** A live call as the runtime keeps it (the call layer's `Call`). */
+export interface LiveCall {
+  readonly record: CallRecord;
+}
+
+/** A script prepared for a call: `begin` starts running it, `stop` ends it. */
+export interface CallScript {
+  begin(): void;
+  stop(reason?: InterruptReason): void;
+}
+
+/**
+ * Prepares the script that runs `start` on `call`. The interpreter, handed down by the engine,
+ * so that the call knows nothing of verbs.
+ */
+export type ScriptFactory<C> = (call: C, start: ScriptStart) => CallScript;
+
+/**
+ * Services shared by every call of one engine: clock, sids, records, requests, notifications,
+ * parties. Internal: the public face is `Engine`. `C` is the engine's call type.
+ */
+export class Runtime<C extends LiveCall = LiveCall> {
   /** Seconds of media per URL, learnt from WAV headers. */
   readonly mediaSeconds = new Map<string, number>();
   private readonly parsed = new Map<string, ParseResult>();
@@ -32,12 +51,10 @@ export class Runtime {
   private readonly validUrls = new Set<string>();
   readonly parties = new Map<string, PartyBehaviour>();
   /** Calls not yet ended, by sid. */
-  readonly live = new Map<string, Call>();
+  readonly live = new Map<string, C>();
   /** Every call's record, by sid, in creation order (unless `retainCalls` is off). */
   readonly records = new Map<string, CallRecord>();
   retainCalls = true;
-  /** Conference rooms of this engine, by account and name. */
-  readonly conferences = new ConferenceRooms();
   private requestCount = 0;
   private supervisor: AnyActorRef | null = null;
 
@@ -51,6 +68,8 @@ export class Runtime {
     readonly fetcher: Fetcher,
     public defaultParty: PartyBehaviour,
     readonly listener: EngineEventListener | undefined,
+    /** Prepares the script of a call (see {@link ScriptFactory}). */
+    readonly scripts: ScriptFactory<C>,
   ) {}
 
   /** Parent of the call actors; started again after it reported a call's error. */
@@ -95,7 +114,7 @@ export class Runtime {
   }
 
   /** A call has ended: it leaves the live set (its record stays unless not retained). */
-  ended(call: Call): void {
+  ended(call: C): void {
     this.live.delete(call.record.sid);
     if (!this.retainCalls) this.records.delete(call.record.sid);
   }

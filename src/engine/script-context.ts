@@ -1,12 +1,13 @@
 import type { HttpMethod, Verb } from '../rcml/model.js';
 import type { Call } from './call.js';
+import { CallServices } from './call-services.js';
 import type { InterruptReason } from './errors.js';
 import type { FetchResult } from './fetcher.js';
 import type { GatherRecord, MessageRecord, RecordingRecord } from './records.js';
 import type { EngineSettings } from './settings.js';
 import type { PartyInput, RequestKind } from './types.js';
-import { verbHandlers } from './verbs/index.js';
-import type { ScriptSignal, VerbContext, VerbOutcome } from './verbs/types.js';
+import { dispatchVerb, verbHandlers } from './verbs/index.js';
+import type { ScriptSignal, VerbContext, VerbDispatch, VerbOutcome, VerbServices } from './verbs/types.js';
 import { unknownVerb } from './verbs/unknown.js';
 import { readWavInfo } from './wav.js';
 
@@ -15,12 +16,19 @@ export class ScriptContext implements VerbContext, ScriptSignal {
   private stopped = false;
   private stopReason: InterruptReason | undefined;
   private cleanups: Array<() => void> | null = null;
+  private bound: CallServices | null = null;
 
   constructor(
     /** The live call this script runs on. */
     readonly owner: Call,
     public documentUrl: string,
   ) {}
+
+  /** The call's services for its verbs, made on first use (most scripts never connect calls). */
+  get services(): VerbServices {
+    this.bound ??= new CallServices(this.owner);
+    return this.bound;
+  }
 
   get signal(): ScriptSignal {
     return this;
@@ -142,6 +150,10 @@ export class ScriptContext implements VerbContext, ScriptSignal {
         this.owner.rt.notify(sid, '11205', 1, `${kind} request failed: ${why}`, url);
       }
     });
+  }
+
+  get dispatch(): VerbDispatch {
+    return dispatchVerb;
   }
 
   run(verb: Verb): Promise<VerbOutcome> {

@@ -1,13 +1,10 @@
 import type { HttpMethod, Verb } from '../../rcml/model.js';
-import type { Call } from '../call.js';
 import { Interrupted } from '../errors.js';
 import type { FetchResult } from '../fetcher.js';
 import type { GatherRecord, MessageRecord, RecordingRecord } from '../records.js';
 import type { EngineSettings } from '../settings.js';
 import type { PartyInput, RequestKind } from '../types.js';
-import { verbHandlers } from '../verbs/index.js';
-import type { ScriptSignal, VerbContext, VerbOutcome } from '../verbs/types.js';
-import { unknownVerb } from '../verbs/unknown.js';
+import type { ScriptSignal, VerbContext, VerbDispatch, VerbOutcome, VerbServices } from '../verbs/types.js';
 
 /**
  * The context of verbs in a queue document: the call's own context, but relative URLs and
@@ -28,8 +25,8 @@ export class QueueDocContext implements VerbContext {
   get call() {
     return this.base.call;
   }
-  get owner(): Call {
-    return this.base.owner;
+  get services(): VerbServices {
+    return this.base.services;
   }
   get signal(): ScriptSignal {
     return this.base.signal;
@@ -88,9 +85,12 @@ export class QueueDocContext implements VerbContext {
   params(extra?: Record<string, string>): Record<string, string> {
     return this.base.params(extra);
   }
+  get dispatch(): VerbDispatch {
+    return this.base.dispatch;
+  }
   /** Nested verbs (Gather prompts) run in this context too. */
   run(verb: Verb): Promise<VerbOutcome> {
-    return (verbHandlers[verb.verb] ?? unknownVerb)(this, verb);
+    return this.base.dispatch(this, verb);
   }
   isRinging(): boolean {
     return this.base.isRinging();

@@ -1,5 +1,4 @@
 import type { QueueWaitParams } from '../../queue/index.js';
-import { loadDocument } from '../documents.js';
 import type { VerbContext } from '../verbs/types.js';
 import { QueueDocContext } from './doc-context.js';
 import type { QueueDoc } from './party.js';
@@ -26,7 +25,9 @@ export async function runJoinDoc(
   const allowed = kind === 'joinUrl' ? JOIN_VERBS : QUEUE_URL_VERBS;
   let target: QueueDoc = doc;
   for (let hops = 0; ; hops++) {
-    const loaded = await loadDocument(ctx.owner, target.url, target.method, 'queue-join', { ...queueParams });
+    const loaded = await ctx.services.loadDocument(target.url, target.method, 'queue-join', {
+      ...queueParams,
+    });
     if (ctx.signal.aborted || stopped()) return;
     if (!loaded.ok) {
       ctx.notify(loaded.code, loaded.log, `${kind}: ${loaded.message}; connecting without it`, loaded.url);

@@ -1,9 +1,10 @@
-import type { QueueInfo, QueueSide } from '../../queue/index.js';
-import { type BridgeEnd, bridgeCalls } from '../bridge.js';
+import type { QueueInfo, QueueSide, QueueWaitParams } from '../../queue/index.js';
+import type { BridgeEnd } from '../bridge.js';
+import type { Clock } from '../clock/clock.js';
 import { Interrupted } from '../errors.js';
+import type { EngineQueueEvent } from './events.js';
 import { type JoinKind, runJoinDoc } from './join.js';
 import { onStop, type QueueDoc, type QueueParty } from './party.js';
-import type { QueueService } from './service.js';
 
 /** How a match ended. */
 export interface PairEnd {
@@ -20,6 +21,15 @@ const BRIDGE_END: Partial<Record<BridgeEnd, PairEnd['endedBy']>> = {
   'b-hangup': 'dialer',
   'time-limit': 'time-limit',
 };
+
+/** What a pairing needs from the queue service that made it. */
+export interface PairingHost {
+  readonly clock: Clock;
+  /** Whether anyone listens (events are only built then). */
+  readonly listening: boolean;
+  emit(event: EngineQueueEvent): void;
+  joinParams(queue: QueueInfo, party: QueueParty, waitMs: number): Promise<QueueWaitParams>;
+}
 
 /**
  * Two matched calls: each runs its join documents, then both are connected until one leaves
@@ -40,7 +50,7 @@ export class Pairing {
   private ended: PairEnd | undefined;
 
   constructor(
-    private readonly svc: QueueService,
+    private readonly svc: PairingHost,
     readonly queue: QueueInfo,
     arriving: QueueParty,
     arrivingWaitMs: number,
@@ -99,7 +109,7 @@ export class Pairing {
 
   /** Connects the two calls (the engine's bridge) until one leaves or the time limit passes. */
   private connect(): void {
-    const now = this.svc.rt.clock.now();
+    const now = this.svc.clock.now();
     this.startedAt = now;
     if (this.svc.listening) {
       this.svc.emit({
@@ -110,9 +120,11 @@ export class Pairing {
       });
     }
     const limit = this.dialer.timeLimitMs;
-    void bridgeCalls(this.enqueued.ctx.owner, this.dialer.ctx.owner, {
-      timeLimit: limit === undefined ? undefined : limit / 1000,
-    }).then((result) => this.finish(BRIDGE_END[result.endedBy] ?? this.leftSide()));
+    void this.enqueued.ctx.services
+      .bridgeWith(this.dialer.ctx.services, {
+        timeLimit: limit === undefined ? undefined : limit / 1000,
+      })
+      .then((result) => this.finish(BRIDGE_END[result.endedBy] ?? this.leftSide()));
   }
 
   /** The side whose script stopped (a live modification took it out of the bridge). */
@@ -122,7 +134,7 @@ export class Pairing {
 
   private finish(endedBy: PairEnd['endedBy']): void {
     if (this.ended) return;
-    const clock = this.svc.rt.clock;
+    const clock = this.svc.clock;
     const now = clock.now();
     const bridged = this.startedAt !== undefined;
     const duration = bridged ? Math.ceil((now - (this.startedAt ?? now)) / 1000) : 0;
@@ -139,14 +151,14 @@ export class Pairing {
       });
     }
     // A side redirected away mid-bridge: take the calls apart (a hang-up already has).
-    this.enqueued.ctx.owner.bridge?.end('modified');
+    this.enqueued.ctx.services.leaveBridge();
     this.resolve(this.ended);
   }
 
   private emitJoin(side: QueueSide, url: string): void {
     if (!this.svc.listening) return;
     this.svc.emit({
-      ...this.base(this.svc.rt.clock.now()),
+      ...this.base(this.svc.clock.now()),
       type: 'join',
       callSid: this.sid(side),
       partnerCallSid: this.sid(side === 'enqueued' ? 'dialer' : 'enqueued'),

@@ -1,5 +1,4 @@
 import type { Verb, VerbName } from '../../rcml/model.js';
-import { verbHandlers } from '../verbs/index.js';
 import { NEXT, type VerbContext, type VerbOutcome } from '../verbs/types.js';
 
 /** Verbs a `waitUrl` document may use (SPEC: Say, Play, Redirect; the family adds the rest). */
@@ -32,7 +31,7 @@ export async function runQueueVerbs(
   allowed: ReadonlySet<VerbName>,
   where: string,
 ): Promise<QueueVerbsOutcome> {
-  const listener = ctx.owner.rt.listener;
+  const listener = ctx.services.listener;
   for (const verb of verbs) {
     const name = verb.verb === 'Unknown' ? verb.name : verb.verb;
     if (!allowed.has(verb.verb)) {
@@ -51,9 +50,7 @@ export async function runQueueVerbs(
       documentUrl: ctx.documentUrl,
     });
     if (verb.verb === 'Leave') return { kind: 'leave' };
-    const handler = verbHandlers[verb.verb];
-    if (!handler) continue;
-    const outcome = await handler(ctx, verb);
+    const outcome = await ctx.dispatch(ctx, verb);
     if (outcome !== NEXT && outcome.kind !== 'next') return outcome;
   }
   return NEXT;

@@ -10,7 +10,9 @@ import {
   type QueueWaitParams,
   queueWaitParams,
 } from '../../queue/index.js';
-import type { Runtime } from '../runtime.js';
+import type { Clock } from '../clock/clock.js';
+import type { SidGenerator } from '../sids.js';
+import type { EngineEventListener } from '../types.js';
 import { type EngineQueueEvent, eventCallSid } from './events.js';
 import { Pairing } from './pairing.js';
 import type { QueueParty } from './party.js';
@@ -35,7 +37,14 @@ export type Arrival =
   /** Matched with a call that was already gone: arrive again. */
   | { status: 'retry'; queue: QueueInfo };
 
-const services = new WeakMap<Runtime, QueueService>();
+/** What the queue service takes from its engine. */
+export interface QueueServiceHost {
+  readonly clock: Clock;
+  readonly sids: SidGenerator;
+  readonly listener: EngineEventListener | undefined;
+}
+
+const services = new WeakMap<object, QueueService>();
 
 /**
  * The engine side of call queues: one `QueueMatcher` per engine, the calls waiting in it, and
@@ -43,12 +52,14 @@ const services = new WeakMap<Runtime, QueueService>();
  */
 export class QueueService implements WaiterHost {
   readonly matcher: QueueMatcher;
+  readonly clock: Clock;
   private readonly waiters = new Map<string, Waiter>();
 
   constructor(
-    readonly rt: Runtime,
+    private readonly rt: QueueServiceHost,
     options: EngineQueueOptions = {},
   ) {
+    this.clock = rt.clock;
     const maxSize =
       options.maxSize === undefined ? undefined : parseMaxQueueSize(options.maxSize, 'queues.maxSize');
     this.matcher = new QueueMatcher({
@@ -61,8 +72,8 @@ export class QueueService implements WaiterHost {
     services.set(rt, this);
   }
 
-  /** The service of the engine a call belongs to. */
-  static of(rt: Runtime): QueueService {
+  /** The service of an engine, by its runtime (a verb's `services.engine`). */
+  static of(rt: object): QueueService {
     const found = services.get(rt);
     if (!found) throw new Error('this engine has no queue service');
     return found;

@@ -68,7 +68,7 @@ export async function stayInQueue(svc: QueueService, party: QueueParty, first: A
           continue;
         }
         const reason: LeaveReason =
-          end.kind === 'aborted' ? (ctx.owner.ended ? 'hangup' : 'redirected') : end.kind;
+          end.kind === 'aborted' ? (ctx.services.ended ? 'hangup' : 'redirected') : end.kind;
         const left = await waiter.depart(reason);
         if (left) return { kind: 'left', queue: arrival.queue, reason, waitMs: left.waitMs };
         // Taken while leaving: the match stands unless the call itself is gone (its partner

@@ -1,5 +1,4 @@
 import type { HttpMethod } from '../../rcml/model.js';
-import { loadDocument } from '../documents.js';
 import { Interrupted } from '../errors.js';
 import type { RequestKind } from '../types.js';
 import { QueueDocContext } from './doc-context.js';
@@ -73,7 +72,7 @@ export async function waitLoop(svc: QueueService, waiter: Waiter): Promise<WaitE
           url: round.url,
         });
       }
-      const loaded = await loadDocument(ctx.owner, round.url, round.method, round.kind, {
+      const loaded = await ctx.services.loadDocument(round.url, round.method, round.kind, {
         ...round.params,
         ...queueParams,
       });

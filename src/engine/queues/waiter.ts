@@ -32,10 +32,10 @@ export class Waiter {
     this.paired = new Promise((resolve) => {
       this.resolvePaired = resolve;
     });
-    const call = party.ctx.owner;
-    this.since = call.rt.clock.now();
+    const call = party.ctx.services;
+    this.since = call.clock.now();
     if (party.waitLimitMs !== undefined) {
-      this.timer = call.rt.clock.setTimeout(() => {
+      this.timer = call.clock.setTimeout(() => {
         this.timer = null;
         if (this.pairing) return;
         this.timedOut = true;
@@ -59,7 +59,7 @@ export class Waiter {
     this.stopTimer();
     this.pairing = pairing;
     this.resolvePaired(pairing);
-    this.party.ctx.owner.interrupt('dequeued');
+    this.party.ctx.services.interrupt('dequeued');
   }
 
   /** Removes the call from the queue once (the first reason wins); undefined if it was matched first. */
@@ -70,7 +70,7 @@ export class Waiter {
   }
 
   private stopTimer(): void {
-    if (this.timer) this.party.ctx.owner.rt.clock.clearTimeout(this.timer);
+    if (this.timer) this.party.ctx.services.clock.clearTimeout(this.timer);
     this.timer = null;
   }
 }

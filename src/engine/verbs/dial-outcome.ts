@@ -20,9 +20,9 @@ export interface DialOutcome {
  * notification, and the interruption goes on.
  */
 export function finish(ctx: VerbContext, verb: Dial, outcome: DialOutcome): VerbOutcome {
-  if (ctx.signal.aborted || ctx.owner.ended) {
-    if (ctx.owner.ended || ctx.signal.reason === 'ended') notifyAction(ctx, verb, outcome);
-    throw Interrupted.of(ctx.owner.ended ? 'ended' : (ctx.signal.reason ?? 'replaced'));
+  if (ctx.signal.aborted || ctx.services.ended) {
+    if (ctx.services.ended || ctx.signal.reason === 'ended') notifyAction(ctx, verb, outcome);
+    throw Interrupted.of(ctx.services.ended ? 'ended' : (ctx.signal.reason ?? 'replaced'));
   }
   if (!verb.action) return NEXT;
   const method = verb.method ?? dialDefaults.method;

@@ -26,7 +26,7 @@ export async function dialQueue(ctx: VerbContext, verb: Dial, queue: QueueNoun):
       'Dial: recording is not supported when dialing a Queue; not recorded',
     );
   }
-  const svc = QueueService.of(ctx.owner.rt);
+  const svc = QueueService.of(ctx.services.engine);
   const timeout = verb.timeout ?? dialDefaults.timeout;
   const party: QueueParty = {
     ctx,

@@ -1,14 +1,12 @@
 import type { ConferenceNoun, Dial, DialNoun, QueueNoun } from '../../rcml/model.js';
 import { dialDefaults } from '../../rcml/verbs/dial.js';
-import { type BridgeResult, bridgeCalls } from '../bridge.js';
-import type { Call } from '../call.js';
-import { isReleased, ringLegs, screenLeg, startLeg } from '../legs.js';
+import type { BridgeResult } from '../bridge.js';
 import { splitTarget } from '../params.js';
 import { type CallEventName, parseCallEvents } from '../status-callbacks.js';
 import { dialConference } from './dial-conference.js';
 import { type DialOutcome, finish } from './dial-outcome.js';
 import { dialQueue } from './dial-queue.js';
-import { NEXT, type VerbContext, type VerbOutcome } from './types.js';
+import { type Leg, NEXT, type VerbContext, type VerbOutcome } from './types.js';
 
 export { type DialOutcome, finish } from './dial-outcome.js';
 
@@ -31,11 +29,11 @@ export async function dialVerb(ctx: VerbContext, verb: Dial): Promise<VerbOutcom
     ctx.notify('rcml.required', 1, '<Dial> has no target; skipped');
     return NEXT;
   }
-  const parent = ctx.owner;
+  const services = ctx.services;
   const timeout = verb.timeout ?? dialDefaults.timeout;
   const from = verb.callerId?.trim() || ctx.call.from;
-  const legs = nouns.map((noun) => startLeg(parent, legOptions(ctx, noun, from, timeout)));
-  const ring = await ringLegs(legs, ctx.signal);
+  const legs = nouns.map((noun) => services.startLeg(legOptions(ctx, noun, from, timeout)));
+  const ring = await services.ringLegs(legs, ctx.signal);
   const ringDuration = Math.ceil(ring.ringMs / 1000);
   const winner = ring.winner;
   if (!winner) {
@@ -50,15 +48,15 @@ export async function dialVerb(ctx: VerbContext, verb: Dial): Promise<VerbOutcom
   if (noun.noun === 'Number' && noun.sendDigits) winner.deliver({ kind: 'dtmf', keys: noun.sendDigits });
   if (noun.url) {
     const url = ctx.resolveUrl(noun.url);
-    const screened = url !== undefined && (await screenLeg(winner, url, noun.method ?? 'POST'));
+    const screened = url !== undefined && (await services.screenLeg(winner, url, noun.method ?? 'POST'));
     if (!url) ctx.notify('11100', 0, `Dial: invalid screening URL '${noun.url}'`);
-    if (!screened || ctx.signal.aborted || parent.ended) {
+    if (!screened || ctx.signal.aborted || services.ended) {
       // A leg redirected by a live modification is its own call now: leave it be.
-      const taken = isReleased(winner);
+      const taken = services.isReleased(winner);
       if (!winner.ended && !taken) winner.end('completed');
       const outcome: DialOutcome = {
         // Caller gone or leg taken away before the bridge: canceled, as while ringing.
-        status: taken || parent.ended ? 'canceled' : 'no-answer',
+        status: taken || services.ended ? 'canceled' : 'no-answer',
         callSid: winner.record.sid,
         duration: 0,
         ringDuration,
@@ -66,12 +64,12 @@ export async function dialVerb(ctx: VerbContext, verb: Dial): Promise<VerbOutcom
       return finish(ctx, verb, outcome);
     }
   }
-  const result = await bridgeCalls(parent, winner, {
+  const result = await services.bridgeLeg(winner, {
     timeLimit: verb.timeLimit ?? dialDefaults.timeLimit,
     record: verb.record ?? dialDefaults.record,
     signal: ctx.signal,
   });
-  release(winner, result, parent);
+  release(winner, result, services.ended);
   return finish(ctx, verb, {
     status: 'completed',
     callSid: winner.record.sid,
@@ -82,10 +80,10 @@ export async function dialVerb(ctx: VerbContext, verb: Dial): Promise<VerbOutcom
 }
 
 /** What happens to the callee when the bridge ends. */
-function release(callee: Call, result: BridgeResult, parent: Call): void {
+function release(callee: Leg, result: BridgeResult, callerEnded: boolean): void {
   if (callee.ended) return;
   // A live modification that moved or kept the callee has already dealt with it.
-  if (result.release === 'keep' && !parent.ended) return;
+  if (result.release === 'keep' && !callerEnded) return;
   callee.end('completed');
 }
 

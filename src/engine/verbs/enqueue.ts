@@ -25,7 +25,7 @@ export async function enqueueVerb(ctx: VerbContext, verb: Enqueue): Promise<Verb
     ctx.notify('11100', 0, `Enqueue waitUrl: invalid URL '${verb.waitUrl}'; not queued`);
     return finish(ctx, verb, 'error', '', 0);
   }
-  const svc = QueueService.of(ctx.owner.rt);
+  const svc = QueueService.of(ctx.services.engine);
   const party: QueueParty = {
     ctx,
     side: 'enqueued',

@@ -52,7 +52,7 @@ export async function gatherVerb(ctx: VerbContext, verb: Gather): Promise<VerbOu
 
 /** Plays the nested prompts in order; each shows as a verb nested in Gather at its start time. */
 async function playPrompts(ctx: VerbContext, verb: Gather): Promise<void> {
-  const listener = ctx.owner.rt.listener;
+  const listener = ctx.services.listener;
   try {
     for (const prompt of verb.prompts) {
       listener?.({

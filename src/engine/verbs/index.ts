@@ -13,7 +13,7 @@ import { rejectVerb } from './reject.js';
 import { resumeVerb } from './resume.js';
 import { sayVerb } from './say.js';
 import { smsVerb } from './sms.js';
-import type { VerbHandler } from './types.js';
+import type { VerbDispatch, VerbHandler } from './types.js';
 import { unknownVerb } from './unknown.js';
 import { unsupportedVerb } from './unsupported.js';
 
@@ -50,3 +50,6 @@ export function registerVerb<K extends VerbName>(
 ): void {
   (registry as { [N in VerbName]?: unknown })[name] = handler;
 }
+
+/** Runs a verb with its registered behaviour (unknown verbs: a warning, then the next verb). */
+export const dispatchVerb: VerbDispatch = (ctx, verb) => (verbHandlers[verb.verb] ?? unknownVerb)(ctx, verb);

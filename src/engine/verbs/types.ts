@@ -1,7 +1,11 @@
 import type { HttpMethod, Verb } from '../../rcml/model.js';
-import type { Call } from '../call.js';
+import type { BridgeOptions, BridgeResult } from '../bridge.js';
+import type { Clock } from '../clock/clock.js';
+import type { Conference, Participant, ParticipantOptions } from '../conferences.js';
+import type { LoadedDocument } from '../documents.js';
 import type { InterruptReason } from '../errors.js';
 import type { FetchResult } from '../fetcher.js';
+import type { LegOptions } from '../legs.js';
 import type {
   CallRecord,
   CallStatus,
@@ -10,8 +14,9 @@ import type {
   NotificationRecord,
   RecordingRecord,
 } from '../records.js';
+import type { ScriptSignal } from '../script-signal.js';
 import type { EngineSettings } from '../settings.js';
-import type { PartyInput, RequestKind } from '../types.js';
+import type { EngineEventListener, PartyInput, RequestKind } from '../types.js';
 
 /** What the interpreter does after a verb. */
 export type VerbOutcome =
@@ -39,8 +44,8 @@ export const NEXT: VerbOutcome = { kind: 'next' };
  */
 export interface VerbContext {
   readonly call: Readonly<CallRecord>;
-  /** The live call object (for verbs that connect calls: Dial, Enqueue). */
-  readonly owner: Call;
+  /** What acts on the call itself and connects it to others (Dial, Enqueue, Hold...). */
+  readonly services: VerbServices;
   /** Aborted when the call ends or another document replaces this script. */
   readonly signal: ScriptSignal;
   /** URL of the document being run (relative URLs resolve against it). */
@@ -75,23 +80,86 @@ export interface VerbContext {
   params(extra?: Record<string, string>): Record<string, string>;
   /** Runs another verb in this context (Gather prompts). */
   run(verb: Verb): Promise<VerbOutcome>;
+  /**
+   * Runs a verb in any context (the verb registry, handed down by the interpreter): documents
+   * run inside a verb, such as queue wait documents, run their verbs in a context of their own.
+   */
+  readonly dispatch: VerbDispatch;
   /** True while the call has not been answered. */
   isRinging(): boolean;
 }
 
-/**
- * Tells a running script it was stopped (call ended or document replaced). Lighter than an
- * AbortSignal: one is created per script run.
- */
-export interface ScriptSignal {
-  readonly aborted: boolean;
-  /** Why the script stopped: `ended` (call over), `replaced` (Redirect-like), `modified` (live modification). */
-  readonly reason?: InterruptReason;
-  /** Runs `cleanup` when the script stops (at once if it already has). */
-  onAbort(cleanup: () => void): void;
+/** A callee leg placed by a verb (Dial), as the verb sees it. */
+export interface Leg {
+  readonly record: Readonly<CallRecord>;
+  readonly ended: boolean;
+  /** Input from the callee's side (Dial `sendDigits`). */
+  deliver(input: PartyInput): void;
+  /** Ends the leg (`completed` hangs up an answered leg). */
+  end(status: CallStatus): void;
 }
+
+/** Outcome of ringing legs in parallel (see `ringLegs`). */
+export interface LegRing {
+  /** The first leg to answer; the others were canceled. */
+  winner?: Leg;
+  status: CallStatus;
+  /** Ms from the start of ringing to the answer (or to the end of ringing). */
+  ringMs: number;
+}
+
+/**
+ * The services that act on the verb's own call, bound to it by the interpreter: the verb never
+ * holds the call object itself. Legs it places come back as {@link Leg} handles.
+ */
+export interface VerbServices {
+  /** True once the call has ended. */
+  readonly ended: boolean;
+  /** The engine's clock (timers of queue waits). */
+  readonly clock: Clock;
+  /** The engine's inspection hook, if any. */
+  readonly listener: EngineEventListener | undefined;
+  /** Identifies the engine running the call: per-engine services (queues) are kept by it. */
+  readonly engine: object;
+  /** Interrupts the call's pending wait (a queue match, a wait limit). */
+  interrupt(reason: InterruptReason): void;
+  /** Fetches and parses a document for the call (the document itself when it is at hand at once). */
+  loadDocument(
+    url: string,
+    method: HttpMethod,
+    kind: RequestKind,
+    params: Record<string, string> | undefined,
+  ): LoadedDocument | Promise<LoadedDocument>;
+  /** Puts the call on hold or takes it off (Hold, Resume). */
+  setHeld(held: boolean): void;
+  /** Places a callee leg of this call, ringing its party. */
+  startLeg(options: LegOptions): Leg;
+  /** Waits for the first leg to answer and cancels the others (they stop with `signal`). */
+  ringLegs(legs: readonly Leg[], signal: ScriptSignal): Promise<LegRing>;
+  /** Runs a screening document on an answered leg: true when it reached its end. */
+  screenLeg(leg: Leg, url: string, method: HttpMethod): Promise<boolean>;
+  /** True once a live modification took the leg out of its Dial. */
+  isReleased(leg: Leg): boolean;
+  /** Connects this call with a leg (this call is leg `a` of the bridge). */
+  bridgeLeg(leg: Leg, options: BridgeOptions): Promise<BridgeResult>;
+  /** Connects this call (leg `a`) with the call of `other` (leg `b`): two matched queue calls. */
+  bridgeWith(other: VerbServices, options: BridgeOptions): Promise<BridgeResult>;
+  /** Takes the call out of the bridge it is in, if any (`modified`). */
+  leaveBridge(): void;
+  /** Joins the account's conference room `name`; `seat` undefined when it is full at `max`. */
+  joinConference(
+    name: string,
+    max: number,
+    options: ParticipantOptions,
+  ): { room: Conference; seat?: Participant };
+  /** Takes the call's seat out of its room (an ender ends it, the last one out closes it). */
+  leaveConference(room: Conference, seat: Participant): void;
+}
+
+/** Runs one verb in the given context. */
+export type VerbDispatch = (ctx: VerbContext, verb: Verb) => Promise<VerbOutcome>;
 
 /** One verb's behaviour. Every verb file exports one of these. */
 export type VerbHandler<V extends Verb = Verb> = (ctx: VerbContext, verb: V) => Promise<VerbOutcome>;
 
-export type { NotificationRecord };
+export type { NotificationRecord, ScriptSignal };

@@ -1,0 +1,120 @@
+/**
+ * Import rules of the source tree, checked by `npm run lint` (DESIGN.md, "Layout and dependency
+ * direction"; docs/engine.md, "Engine layers"). Type-only imports count like any other.
+ */
+
+/** The engine's layers, bottom-up: each may import only the ones before it. */
+const engine = {
+  values:
+    '^src/engine/(records|types|errors|sids|dates|params|status-callbacks|settings|wav|handlers|fetcher|create-call-schema|modify-call-schema|script-signal|queues/events)[.]ts$|^src/engine/clock/',
+  call: '^src/engine/(call-machine|runtime|call)[.]ts$',
+  services: '^src/engine/(conferences|legs|bridge|media|documents|modify-call)[.]ts$',
+  verbs: '^src/engine/verbs/|^src/engine/queues/(?!events[.]ts$)',
+  interpreter: '^src/engine/(call-services|script-context|interpreter)[.]ts$',
+  wiring: '^src/engine/(engine|index)[.]ts$',
+};
+const order = ['values', 'call', 'services', 'verbs', 'interpreter', 'wiring'];
+
+/** One rule per layer: nothing it imports comes from a layer above it. */
+const engineLayerRules = order.slice(0, -1).map((layer, i) => ({
+  name: `engine-${layer}-imports-only-lower-layers`,
+  severity: 'error',
+  comment: `src/engine layer "${layer}" may not import from the layers above it (${order.slice(i + 1).join(', ')}).`,
+  from: { path: engine[layer] },
+  to: { path: order.slice(i + 1).map((l) => engine[l]) },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import circles under src/, type-only imports included.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-orphans',
+      severity: 'error',
+      comment: 'Every module under src/ is imported by, or imports, another one.',
+      from: { orphan: true, path: '^src/', pathNot: '[.]d[.]ts$' },
+      to: {},
+    },
+    {
+      name: 'rcml-imports-no-other-layer',
+      severity: 'error',
+      comment: 'src/rcml is the language layer: it imports nothing else of the project.',
+      from: { path: '^src/rcml/' },
+      to: { path: '^src/', pathNot: '^src/rcml/' },
+    },
+    {
+      name: 'designer-imports-only-rcml',
+      severity: 'error',
+      comment: 'src/designer builds on src/rcml alone.',
+      from: { path: '^src/designer/' },
+      to: { path: '^src/', pathNot: '^src/(designer|rcml)/' },
+    },
+    {
+      name: 'engine-and-queue-stay-below-adapters',
+      severity: 'error',
+      comment:
+        'src/engine and src/queue never import the adapters and tools built on them (api, sim, store, cli, cluster, testing, load, console) nor the package entry points.',
+      from: { path: '^src/(engine|queue)/' },
+      to: { path: '^src/((api|sim|store|cli|cluster|testing|load|console)/|(index|testing|client)[.]ts$)' },
+    },
+    {
+      name: 'engine-imports-only-rcml-and-queue',
+      severity: 'error',
+      comment: 'Outside its own folder, src/engine imports src/rcml and src/queue only.',
+      from: { path: '^src/engine/' },
+      to: { path: '^src/', pathNot: '^src/(engine|rcml|queue)/' },
+    },
+    {
+      name: 'queue-stays-below-engine',
+      severity: 'error',
+      comment: 'src/queue is used by the engine, never the other way round.',
+      from: { path: '^src/queue/' },
+      to: { path: '^src/(engine|designer)/' },
+    },
+    {
+      name: 'cluster-never-api',
+      severity: 'error',
+      comment: 'src/cluster implements ports of queue and store; it never reaches into api.',
+      from: { path: '^src/cluster/' },
+      to: { path: '^src/api/' },
+    },
+    {
+      name: 'nothing-imports-cli',
+      severity: 'error',
+      comment: 'src/cli sits on top: no other module imports it.',
+      from: { path: '^src/', pathNot: '^src/cli/' },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'engine-file-in-a-layer',
+      severity: 'error',
+      comment:
+        'Every file of src/engine belongs to one layer: add a new file to a layer in .dependency-cruiser.cjs (docs/engine.md, "Engine layers").',
+      from: { path: '^src/engine/', pathNot: order.map((l) => engine[l]) },
+      to: {},
+    },
+    ...engineLayerRules,
+    {
+      name: 'engine-verbs-never-see-the-call',
+      severity: 'error',
+      comment:
+        'Verbs (and the queue stays they share) see the narrow VerbContext of verbs/types.ts, never the Call class or the runtime.',
+      from: { path: engine.verbs },
+      to: { path: engine.call },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
+  },
+};
