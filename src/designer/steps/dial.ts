@@ -70,13 +70,14 @@ export function renderDial(step: DialStep, module: string, ctx: RenderContext): 
   // A destination that expands to nothing cannot be dialled: that noun is left out.
   const nouns = step.dialNouns.map((n) => renderNoun(n, ctx)).filter((n) => destinationOf(n).trim() !== '');
   const dial: Dial = { verb: 'Dial', nouns };
-  if (step.timeout !== undefined) dial.timeout = step.timeout;
-  if (step.timeLimit !== undefined) dial.timeLimit = step.timeLimit;
-  if (step.callerId) dial.callerId = expand(step.callerId, ctx.vars);
-  if (step.record !== undefined) dial.record = step.record;
+  // Attributes in the platform's order (RcmlDialStep): action, method, timeout, timeLimit, ...
   if (step.nextModule) {
     dial.action = link(ctx, `${module}.${step.name}.actionhandler`);
     if (step.method) dial.method = step.method;
   }
+  if (step.timeout !== undefined) dial.timeout = step.timeout;
+  if (step.timeLimit !== undefined) dial.timeLimit = step.timeLimit;
+  if (step.callerId) dial.callerId = expand(step.callerId, ctx.vars);
+  if (step.record !== undefined) dial.record = step.record;
   return dial;
 }
