@@ -136,7 +136,7 @@ export function compileLoaded(
     videoSupport: options.videoSupport ?? false,
     onLog: options.onLog,
   };
-  const bootstrap = options.bootstrap ?? {};
+  const bootstrap = new Map(Object.entries(options.bootstrap ?? {}));
   const parameters = parameterMap(options.parameters);
   const startModule = project.header.startNodeName;
   const onLog = options.onLog;
@@ -146,8 +146,7 @@ export function compileLoaded(
     const parsed = parseTarget(effective);
     const ctx: RenderContext = {
       app: services,
-      // The target is a request parameter like any other: `$target`.
-      vars: importVariables(bootstrap, target ? { ...params, target } : params, parameters),
+      vars: importVariables(bootstrap, params, parameters, target),
       params,
       verbs: [],
       module: parsed.module,
@@ -156,8 +155,8 @@ export function compileLoaded(
     onLog?.({ kind: 'target', message: `Running target: ${effective}` });
     let out: RenderResult;
     try {
-      if (parsed.action) await handleAction(ctx, parsed);
-      else await renderModule(ctx, parsed.module);
+      const pending = parsed.action ? handleAction(ctx, parsed) : renderModule(ctx, parsed.module);
+      if (pending) await pending;
       out = result(effective, { verbs: ctx.verbs }, undefined, ctx.emptyBody);
     } catch (error) {
       const code = error instanceof RenderError ? error.code : 'designer.render-failed';

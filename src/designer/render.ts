@@ -56,63 +56,87 @@ function missingTarget(verb: Verb): string | undefined {
   }
 }
 
-async function renderStep(step: Step, module: string, ctx: RenderContext): Promise<StepOutcome> {
-  const push = (verb: Verb): undefined => {
-    const missing = missingTarget(verb);
-    // A variable that expanded to nothing leaves a verb RCML cannot run: skip it, say why.
-    if (missing) log(ctx, 'exception', `${module}.${step.name}: ${missing}; the step renders nothing`);
-    else ctx.verbs.push(verb);
-    return undefined;
-  };
+/** Adds a rendered verb; a verb whose target expanded to nothing is skipped, and logged. */
+function push(ctx: RenderContext, module: string, step: Step, verb: Verb): undefined {
+  const missing = missingTarget(verb);
+  if (missing) log(ctx, 'exception', `${module}.${step.name}: ${missing}; the step renders nothing`);
+  else ctx.verbs.push(verb);
+  return undefined;
+}
+
+function renderStep(step: Step, module: string, ctx: RenderContext): StepOutcome {
   switch (step.kind) {
     case 'say':
-      return push(renderSay(step, ctx));
+      return push(ctx, module, step, renderSay(step, ctx));
     case 'play':
-      return push(renderPlay(step, ctx));
+      return push(ctx, module, step, renderPlay(step, ctx));
     case 'gather':
-      return push(renderGather(step, module, ctx));
+      return push(ctx, module, step, renderGather(step, module, ctx));
     case 'dial':
-      return push(renderDial(step, module, ctx));
+      return push(ctx, module, step, renderDial(step, module, ctx));
     case 'record':
-      return push(renderRecord(step, module, ctx));
+      return push(ctx, module, step, renderRecord(step, module, ctx));
     case 'sms':
     case 'email':
     case 'fax':
-      return push(renderMessage(step, module, ctx));
+      return push(ctx, module, step, renderMessage(step, module, ctx));
     case 'hungup':
-      return push({ verb: 'Hangup' });
+      return push(ctx, module, step, { verb: 'Hangup' });
     case 'reject':
-      return push(step.reason ? { verb: 'Reject', reason: step.reason } : { verb: 'Reject' });
+      return push(
+        ctx,
+        module,
+        step,
+        step.reason ? { verb: 'Reject', reason: step.reason } : { verb: 'Reject' },
+      );
     case 'pause':
-      return push(step.length !== undefined ? { verb: 'Pause', length: step.length } : { verb: 'Pause' });
+      return push(
+        ctx,
+        module,
+        step,
+        step.length !== undefined ? { verb: 'Pause', length: step.length } : { verb: 'Pause' },
+      );
     case 'redirect': {
       // A URL that expands to something wins over the next module.
       const expanded = expand(step.url, ctx.vars);
       const url = expanded !== '' || !step.next ? expanded : link(ctx, step.next);
-      return push(step.method ? { verb: 'Redirect', url, method: step.method } : { verb: 'Redirect', url });
+      return push(
+        ctx,
+        module,
+        step,
+        step.method ? { verb: 'Redirect', url, method: step.method } : { verb: 'Redirect', url },
+      );
     }
     case 'log':
       log(ctx, 'log', expand(step.message, ctx.vars));
       return undefined;
     case 'externalService':
-      return runExternalService(step, ctx);
+      throw new RenderError('designer.internal', 'external service steps run in renderModule');
     case 'control':
       return runControl(step, ctx);
     case 'ussdSay':
     case 'ussdLanguage':
     case 'ussdCollect':
-      return push(renderUssd(step, module, ctx));
+      return push(ctx, module, step, renderUssd(step, module, ctx));
   }
 }
 
+/** Work still under way: a render that waits for an external service, else undefined. */
+export type Pending = Promise<void> | undefined;
+
 /**
  * Renders `name` from step `from` on, following routing to other modules in the same response.
- * Entering another module clears the `module_*` variables.
+ * Entering another module clears the `module_*` variables. Synchronous unless a step waits for
+ * an external service: then the rest of the render continues when it answers.
  */
-export async function renderModule(ctx: RenderContext, name: string, from = 0, leading?: Say): Promise<void> {
+export function renderModule(ctx: RenderContext, name: string, from = 0, leading?: Say): Pending {
+  if (leading) ctx.verbs.push(leading);
+  return enterModule(ctx, name, from);
+}
+
+function enterModule(ctx: RenderContext, name: string, from: number): Pending {
   let current = name;
   let start = from;
-  if (leading) ctx.verbs.push(leading);
   for (;;) {
     const node = moduleOf(ctx, current);
     if (current !== ctx.module) {
@@ -122,18 +146,39 @@ export async function renderModule(ctx: RenderContext, name: string, from = 0, l
     if (++ctx.hops > MAX_HOPS) {
       throw new RenderError('designer.loop', `more than ${MAX_HOPS} modules entered in one request`);
     }
-    let goto: string | undefined;
-    for (let i = start; i < node.steps.length; i++) {
-      const outcome = await renderStep(node.steps[i] as Step, current, ctx);
-      if (outcome) {
-        goto = outcome.goto;
-        break;
-      }
-    }
-    if (goto === undefined) return;
-    current = goto;
+    const outcome = runSteps(ctx, node, current, start);
+    if (outcome instanceof Promise) return outcome;
+    if (outcome === undefined) return undefined;
+    current = outcome.goto;
     start = 0;
   }
+}
+
+/** Runs the steps of a module from `start`; a promise when an external service is called. */
+function runSteps(
+  ctx: RenderContext,
+  node: ProjectNode,
+  module: string,
+  start: number,
+): StepOutcome | Promise<void> {
+  for (let i = start; i < node.steps.length; i++) {
+    const step = node.steps[i] as Step;
+    if (step.kind === 'externalService') {
+      return runExternalService(step, ctx).then((outcome) =>
+        outcome ? enterModule(ctx, outcome.goto, 0) : continueModule(ctx, node, module, i + 1),
+      );
+    }
+    const outcome = renderStep(step, module, ctx);
+    if (outcome) return outcome;
+  }
+  return undefined;
+}
+
+/** The rest of a module after an external service that did not route. */
+function continueModule(ctx: RenderContext, node: ProjectNode, module: string, start: number): Pending {
+  const outcome = runSteps(ctx, node, module, start);
+  if (outcome instanceof Promise || outcome === undefined) return outcome;
+  return enterModule(ctx, outcome.goto, 0);
 }
 
 /** Stores the named request parameters as `core_*` variables. */
@@ -154,7 +199,7 @@ function storeRecording(ctx: RenderContext): void {
 }
 
 /** Handles `module.step.action`: stores the action's results, then renders what comes next. */
-export async function handleAction(ctx: RenderContext, target: Target): Promise<void> {
+export function handleAction(ctx: RenderContext, target: Target): Pending {
   const node = moduleOf(ctx, target.module);
   const index = node.steps.findIndex((s) => s.name === target.step);
   const step = node.steps[index];

@@ -29,12 +29,11 @@ const CORE = new Set<string>(CORE_PARAMETERS);
 /** Prefixes of custom SIP header parameters, matched case-insensitively. */
 const SIP_HEADER_PREFIXES = ['sipheader_', 'dialsipheader_'];
 
-/**
- * The variable name a request parameter is stored under. Custom SIP headers arrive as
- * `SipHeader_X-My-Header` or `DialSipHeader_X-My-Header` and become `core_x_my_header`:
- * variable names allow only `[A-Za-z0-9_]`, while SIP header names do not.
- */
-export function variableNameOf(param: string): string {
+/** Bounded memo: parameter names repeat on every request, so each is mapped once. */
+const NAME_CACHE_LIMIT = 4096;
+const nameCache = new Map<string, string>();
+
+function mapName(param: string): string {
   if (CORE.has(param)) return `core_${param}`;
   const lower = param.toLowerCase();
   for (const prefix of SIP_HEADER_PREFIXES) {
@@ -44,17 +43,38 @@ export function variableNameOf(param: string): string {
 }
 
 /**
+ * The variable name a request parameter is stored under. Custom SIP headers arrive as
+ * `SipHeader_X-My-Header` or `DialSipHeader_X-My-Header` and become `core_x_my_header`:
+ * variable names allow only `[A-Za-z0-9_]`, while SIP header names do not.
+ */
+export function variableNameOf(param: string): string {
+  let name = nameCache.get(param);
+  if (name === undefined) {
+    name = mapName(param);
+    if (nameCache.size < NAME_CACHE_LIMIT) nameCache.set(param, name);
+  }
+  return name;
+}
+
+/**
  * Builds the variables of a request: bootstrap values, then request parameters (core names
  * prefixed, `sticky_`/`module_` kept, others plain), then project parameters, which override all.
  */
 export function importVariables(
-  bootstrap: Readonly<Record<string, string>>,
+  bootstrap: ReadonlyMap<string, string> | Readonly<Record<string, string>>,
   params: Readonly<Record<string, string>>,
   projectParameters: ReadonlyMap<string, string>,
+  target?: string,
 ): Variables {
-  const vars: Variables = new Map(Object.entries(bootstrap));
-  // Every parameter is imported, `target` included (the platform makes it `$target`).
-  for (const [name, value] of Object.entries(params)) vars.set(variableNameOf(name), value);
+  const vars: Variables =
+    bootstrap instanceof Map
+      ? new Map(bootstrap)
+      : new Map(Object.entries(bootstrap as Record<string, string>));
+  // Every parameter is imported; the target is one too (the platform makes it `$target`).
+  for (const name in params) {
+    if (Object.hasOwn(params, name)) vars.set(variableNameOf(name), params[name] as string);
+  }
+  if (target) vars.set('target', target);
   for (const [name, value] of projectParameters) vars.set(name, value);
   return vars;
 }
@@ -66,11 +86,41 @@ export function lookupVariable(vars: Variables, name: string): string {
   return vars.get(name) ?? vars.get(`module_${name}`) ?? vars.get(`sticky_${name}`) ?? '';
 }
 
+/**
+ * A text split once into literal parts and variable names (each with its scoped names), so
+ * expanding it is string concatenation: `[literal, name, module_name, sticky_name, literal, ...]`.
+ */
+type Template = string[];
+const TEMPLATE_CACHE_LIMIT = 4096;
+const templates = new Map<string, Template>();
+
+function templateOf(text: string): Template {
+  let t = templates.get(text);
+  if (t) return t;
+  t = [];
+  let last = 0;
+  for (const m of text.matchAll(VARIABLE)) {
+    const name = m[1] as string;
+    t.push(text.slice(last, m.index), name, `module_${name}`, `sticky_${name}`);
+    last = m.index + m[0].length;
+  }
+  t.push(text.slice(last));
+  if (templates.size < TEMPLATE_CACHE_LIMIT) templates.set(text, t);
+  return t;
+}
+
 /** Expands every `$name` in `text`. */
 export function expand(text: string | undefined, vars: Variables): string {
   if (!text) return '';
   if (!text.includes('$')) return text;
-  return text.replace(VARIABLE, (_, name: string) => lookupVariable(vars, name));
+  const t = templateOf(text);
+  let out = t[0] as string;
+  for (let i = 1; i < t.length; i += 4) {
+    out +=
+      (vars.get(t[i] as string) ?? vars.get(t[i + 1] as string) ?? vars.get(t[i + 2] as string) ?? '') +
+      (t[i + 3] as string);
+  }
+  return out;
 }
 
 /** Names of the variables `text` refers to. */

@@ -62,7 +62,18 @@ const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
 describe('designer conformance corpus', () => {
   it('covers every step family', () => {
     const kinds = files.map((f) => (JSON.parse(readFileSync(`${dir}${f}`, 'utf8')) as Corpus).kind);
-    for (const kind of ['say', 'play', 'gather', 'dial', 'record', 'message', 'redirect', 'external-service', 'control', 'ussd']) {
+    for (const kind of [
+      'say',
+      'play',
+      'gather',
+      'dial',
+      'record',
+      'message',
+      'redirect',
+      'external-service',
+      'control',
+      'ussd',
+    ]) {
       expect(kinds).toContain(kind);
     }
   });
