@@ -22,10 +22,10 @@ const SECONDS = 2;
 const WARM_UP_SECONDS = 0.5;
 const ROUNDS = 3;
 const CONCURRENCY = 16;
-const ACCOUNT = `AC${'a'.repeat(32)}`;
-const TOKEN = 'bench-token';
+export const ACCOUNT = `AC${'a'.repeat(32)}`;
+export const TOKEN = 'bench-token';
 
-function makeCalls(): CallRecord[] {
+export function makeCalls(): CallRecord[] {
   const t0 = Date.UTC(2024, 0, 1);
   return Array.from({ length: CALLS }, (_, i) => ({
     sid: `CA${i.toString(16).padStart(32, '0')}`,
@@ -45,7 +45,7 @@ function makeCalls(): CallRecord[] {
 }
 
 /** Requests/s of GETs to `path` over keep-alive connections for `seconds`. */
-async function throughput(
+export async function throughput(
   origin: string,
   path: string,
   headers: Record<string, string>,
@@ -69,9 +69,9 @@ async function throughput(
   return done / elapsed;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function listen(fetch: (req: Request) => Response | Promise<Response>) {
+export async function listen(fetch: (req: Request) => Response | Promise<Response>) {
   const server = serve({ fetch, hostname: '127.0.0.1', port: 0 });
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const { port } = server.address() as { port: number };

@@ -4,6 +4,7 @@
  */
 const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<void> }> }> = [
   { name: 'api', load: () => import('./api.js') },
+  { name: 'postgres', load: () => import('./postgres.js') },
   { name: 'queue', load: () => import('./queue.js') },
   { name: 'rcml', load: () => import('./rcml.js') },
   { name: 'designer', load: () => import('./designer.js') },

@@ -1,8 +1,13 @@
 // Public API of the store layer.
 export { createMemoryStore } from './memory.js';
 export type * from './ports.js';
+export {
+  openPostgresStore,
+  type PostgresStore,
+  type PostgresStoreOptions,
+} from './postgres/open.js';
 export { closeInterruptedCalls, INTERRUPTED_CALL_CODE } from './recover.js';
 export { ACCOUNT_SID_PATTERN, randomAuthToken, randomSid, type SidFactory, sequentialSids } from './sid.js';
-export { createStoreSink } from './sink.js';
+export { createStoreSink, type StoreSink } from './sink.js';
 export { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from './sqlite/open.js';
 export type * from './types.js';

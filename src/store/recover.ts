@@ -6,7 +6,8 @@ import type { SidFactory } from './sid.js';
 export const INTERRUPTED_CALL_CODE = 'rcml.call-interrupted';
 
 /**
- * Closes the calls a stopped server left live: an answered call becomes `completed`, any other
+ * Closes the calls a stopped server left live (by default every live call of the store; a node
+ * of a cluster passes those it owned): an answered call becomes `completed`, any other
  * `failed`, both ending `now` with their duration; each gets a warning notification.
  * Returns the calls it closed.
  */
@@ -14,9 +15,12 @@ export async function closeInterruptedCalls(
   store: Store,
   now: number,
   sid: SidFactory,
+  live?: readonly CallRecord[],
 ): Promise<CallRecord[]> {
   const closed: CallRecord[] = [];
-  for (const call of await store.calls.listLive()) {
+  // Started together, the writes of a store with group commit land in one transaction.
+  const writes: Promise<void>[] = [];
+  for (const call of live ?? (await store.calls.listLive())) {
     const answered = call.startTime !== undefined;
     const endTime = Math.max(now, call.startTime ?? now);
     const updated: CallRecord = {
@@ -26,17 +30,20 @@ export async function closeInterruptedCalls(
       duration: answered ? Math.ceil((endTime - (call.startTime as number)) / 1000) : 0,
       dateUpdated: now,
     };
-    await store.calls.put(updated);
-    await store.notifications.put({
-      sid: sid('NO'),
-      accountSid: call.accountSid,
-      callSid: call.sid,
-      code: INTERRUPTED_CALL_CODE,
-      log: 1,
-      message: `Call ${call.sid} was ${call.status} when the server stopped; marked ${updated.status} on restart`,
-      dateCreated: now,
-    });
+    writes.push(store.calls.put(updated));
+    writes.push(
+      store.notifications.put({
+        sid: sid('NO'),
+        accountSid: call.accountSid,
+        callSid: call.sid,
+        code: INTERRUPTED_CALL_CODE,
+        log: 1,
+        message: `Call ${call.sid} was ${call.status} when the server stopped; marked ${updated.status} on restart`,
+        dateCreated: now,
+      }),
+    );
     closed.push(updated);
   }
+  await Promise.all(writes);
   return closed;
 }

@@ -6,6 +6,7 @@ import { createMemoryStore } from '../../src/store/memory.js';
 import type { Store } from '../../src/store/ports.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
 import { ACCOUNT_B, call } from '../store/fixtures.js';
+import { openScratchPostgres, PG_URL } from '../support/services.js';
 import { ROOT_A, setup } from './harness.js';
 
 const dirs: string[] = [];
@@ -33,6 +34,7 @@ function counting(store: Store) {
 const kinds: Array<[string, () => Store | Promise<Store>]> = [
   ['memory', () => createMemoryStore()],
   ['sqlite', () => openSqliteStore({ dir: tempDir() })],
+  ...(PG_URL ? [['postgres', () => openScratchPostgres()] as [string, () => Promise<Store>]] : []),
 ];
 
 type Body = { total: number; calls: Array<{ sid: string; status: string }> };

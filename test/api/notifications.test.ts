@@ -9,6 +9,7 @@ import { createMemoryStore } from '../../src/store/memory.js';
 import type { Store } from '../../src/store/ports.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
 import { ACCOUNT_A, ACCOUNT_B, account, call } from '../store/fixtures.js';
+import { openScratchPostgres, PG_URL } from '../support/services.js';
 import { AUTH_A, AUTH_B, BASE, ROOT_A, setup } from './harness.js';
 
 const dirs: string[] = [];
@@ -26,6 +27,7 @@ function tempDir(): string {
 const stores: Array<[string, () => Store | Promise<Store>]> = [
   ['memory', () => createMemoryStore()],
   ['sqlite', () => openSqliteStore({ dir: tempDir() })],
+  ...(PG_URL ? [['postgres', () => openScratchPostgres()] as [string, () => Promise<Store>]] : []),
 ];
 
 const ROOT_B = `/platform/2012-04-24/Accounts/${ACCOUNT_B}`;

@@ -1,0 +1,116 @@
+import type pg from 'pg';
+
+/**
+ * Schema changes in order. A database records the versions it has applied in
+ * `rcml_migrations`; opening it applies the rest, each in its own transaction, under an advisory
+ * lock so nodes starting together migrate once. Never edit a released step: add one.
+ *
+ * Each table keeps the columns it filters and sorts on, plus the whole record as JSON text.
+ * Text columns sort with the "C" collation (code point order), like the memory and SQLite
+ * stores; times are milliseconds since the epoch (bigint).
+ */
+export const PG_MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sql: `
+      CREATE TABLE accounts (
+        sid text COLLATE "C" PRIMARY KEY, date_created bigint NOT NULL, data text NOT NULL);
+      CREATE TABLE calls (
+        sid text COLLATE "C" PRIMARY KEY, account_sid text COLLATE "C" NOT NULL,
+        parent_call_sid text COLLATE "C", direction text COLLATE "C" NOT NULL,
+        from_addr text COLLATE "C" NOT NULL, to_addr text COLLATE "C" NOT NULL,
+        status text COLLATE "C" NOT NULL, live boolean NOT NULL, owner_node text COLLATE "C",
+        date_created bigint NOT NULL, start_time bigint, end_time bigint, duration integer NOT NULL,
+        data text NOT NULL);
+      CREATE INDEX calls_account_created ON calls (account_sid, date_created, sid);
+      CREATE INDEX calls_to ON calls (account_sid, to_addr, date_created, sid);
+      CREATE INDEX calls_from ON calls (account_sid, from_addr, date_created, sid);
+      CREATE INDEX calls_status ON calls (account_sid, status, date_created, sid);
+      CREATE INDEX calls_status_desc ON calls (account_sid, status DESC, date_created, sid);
+      CREATE INDEX calls_direction ON calls (account_sid, direction, date_created, sid);
+      CREATE INDEX calls_direction_desc ON calls (account_sid, direction DESC, date_created, sid);
+      CREATE INDEX calls_duration ON calls (account_sid, duration, date_created, sid);
+      CREATE INDEX calls_duration_desc ON calls (account_sid, duration DESC, date_created, sid);
+      CREATE INDEX calls_to_duration ON calls (account_sid, to_addr, duration, date_created, sid);
+      CREATE INDEX calls_to_duration_desc ON calls (account_sid, to_addr, duration DESC, date_created, sid);
+      CREATE INDEX calls_from_duration ON calls (account_sid, from_addr, duration, date_created, sid);
+      CREATE INDEX calls_from_duration_desc
+        ON calls (account_sid, from_addr, duration DESC, date_created, sid);
+      CREATE INDEX calls_parent_created ON calls (account_sid, parent_call_sid, date_created, sid)
+        WHERE parent_call_sid IS NOT NULL;
+      CREATE INDEX calls_started ON calls (account_sid, start_time, date_created, sid)
+        WHERE start_time IS NOT NULL;
+      CREATE INDEX calls_ended ON calls (account_sid, end_time, date_created, sid)
+        WHERE end_time IS NOT NULL;
+      CREATE INDEX calls_live ON calls (owner_node) WHERE live;
+      -- The calls version of each account (see CallRepository.version), bumped in the
+      -- transaction of every write that touches its calls, so every node sees the change.
+      CREATE SEQUENCE call_version_seq;
+      CREATE TABLE call_versions (account_sid text COLLATE "C" PRIMARY KEY, version bigint NOT NULL);
+      CREATE TABLE recordings (
+        sid text COLLATE "C" PRIMARY KEY, account_sid text COLLATE "C" NOT NULL,
+        call_sid text COLLATE "C" NOT NULL, date_created bigint NOT NULL,
+        duration double precision NOT NULL, data text NOT NULL, wav bytea NOT NULL);
+      CREATE INDEX recordings_account_created ON recordings (account_sid, date_created, sid);
+      CREATE TABLE gathers (
+        sid text COLLATE "C" PRIMARY KEY, account_sid text COLLATE "C" NOT NULL,
+        kind text COLLATE "C" NOT NULL, call_sid text COLLATE "C" NOT NULL,
+        date_created bigint NOT NULL, data text NOT NULL);
+      CREATE INDEX gathers_account_kind_created ON gathers (account_sid, kind, date_created, sid);
+      CREATE TABLE notifications (
+        sid text COLLATE "C" PRIMARY KEY, account_sid text COLLATE "C" NOT NULL,
+        call_sid text COLLATE "C", log smallint NOT NULL, date_created bigint NOT NULL,
+        data text NOT NULL);
+      CREATE INDEX notifications_account_created ON notifications (account_sid, date_created, sid);
+      CREATE TABLE applications (
+        sid text COLLATE "C" PRIMARY KEY, account_sid text COLLATE "C" NOT NULL, data text NOT NULL);
+    `,
+  },
+];
+
+/** Arbitrary key of the advisory lock held while migrating. */
+const MIGRATION_LOCK = 7_263_417_001;
+
+/**
+ * Creates the schema when given (the client's search path must name it), then applies every
+ * migration the database has not seen yet; returns the versions applied.
+ */
+export async function migratePostgres(client: pg.ClientBase, schema?: string): Promise<number[]> {
+  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+  try {
+    if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await client.query(`CREATE TABLE IF NOT EXISTS rcml_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)`);
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM rcml_migrations');
+    const done = new Set(rows.map((r) => r.version));
+    const latest = Math.max(...PG_MIGRATIONS.map((m) => m.version));
+    const newest = Math.max(0, ...done);
+    if (newest > latest) {
+      throw new Error(
+        `database schema version ${newest} is newer than this rcml-engine supports (${latest})`,
+      );
+    }
+    const applied: number[] = [];
+    for (const m of PG_MIGRATIONS) {
+      if (done.has(m.version)) continue;
+      await client.query('BEGIN');
+      try {
+        await client.query(m.sql);
+        await client.query('INSERT INTO rcml_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+          m.version,
+          m.name,
+          Date.now(),
+        ]);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK');
+        throw err;
+      }
+      applied.push(m.version);
+    }
+    return applied;
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+  }
+}
