@@ -80,7 +80,7 @@ export class GroupWriter {
     try {
       const results = await this.commit(client, batch);
       if (results) {
-        batch.forEach((p, i) => p.resolve(results[i]));
+        for (const [i, p] of batch.entries()) p.resolve(results[i]);
         return;
       }
       if (batch.length === 1) return;
