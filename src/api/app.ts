@@ -1,7 +1,12 @@
 import { type Context, type Env, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { API_VERSION } from '../engine/records.js';
+import { createMemoryCallQueueStore } from '../store/callqueue/memory.js';
+import type { CallQueueStore } from '../store/callqueue/ports.js';
 import type { Store } from '../store/ports.js';
+import type { SidFactory } from '../store/sid.js';
+import { createCallQueueRoutes } from './callqueue/index.js';
+import type { CallQueueRouting } from './callqueue/routing.js';
 import { basicAuth } from './http/auth.js';
 import { ApiError, errorResponse } from './http/errors.js';
 import { createListCache } from './http/list-cache.js';
@@ -39,6 +44,18 @@ export interface AppOptions {
    * Default 8 MiB; 0 keeps none.
    */
   listCacheBytes?: number;
+  /** The Call Queuing product at `{base_url}/callqueue`. */
+  callQueue?: CallQueueAppOptions;
+}
+
+/** Options of the Call Queuing product of {@link createApp}. */
+export interface CallQueueAppOptions {
+  /** Provisioned numbers and their calls' events. Default: a new store in memory. */
+  store?: CallQueueStore;
+  /** The call engine's numbers and queues. Without it numbers are recorded but route nothing. */
+  routing?: CallQueueRouting;
+  /** Sids of new numbers. Default random. */
+  newSid?: SidFactory;
 }
 
 const STATUS_OF_CONTROL_ERROR = {
@@ -92,6 +109,21 @@ export function createApp(options: AppOptions): Hono {
   sim.use('*', basicAuth(options.store.accounts));
   registerSim(sim, deps);
 
+  // Numbers already in the store are routed again before any Call Queuing request is served.
+  const callQueue = createCallQueueRoutes({
+    records: options.store,
+    store: options.callQueue?.store ?? createMemoryCallQueueStore(),
+    routing: options.callQueue?.routing,
+    baseUrl: base.full,
+    now,
+    newSid: options.callQueue?.newSid,
+    onError,
+  });
+  const restored = callQueue.restore().then(
+    () => undefined,
+    (err) => onError(err),
+  );
+
   const app = new Hono();
   const maxSize = options.maxBodyBytes ?? 1024 * 1024;
   const limitBody = bodyLimit({
@@ -119,6 +151,12 @@ export function createApp(options: AppOptions): Hono {
     onError(err);
     return c.json({ status: 500, code: 'internal-error', message: 'internal server error' }, 500);
   };
+  app.use(`${base.path}/callqueue/*`, async (_c, next) => {
+    await restored;
+    return next();
+  });
+  callQueue.app.onError(handle);
+  app.route(`${base.path}/callqueue`, callQueue.app);
   app.onError(handle);
   platform.onError(handle);
   sim.onError(handle);

@@ -6,9 +6,11 @@ import type { Hono } from 'hono';
 import { createEngine, type Engine, type EngineOptions } from '../engine/engine.js';
 import { API_VERSION, type RecordSink } from '../engine/records.js';
 import type { NumberConfig } from '../engine/types.js';
+import type { CallQueueStore } from '../store/callqueue/ports.js';
 import type { Store } from '../store/ports.js';
 import { createStoreSink, type StoreSink } from '../store/sink.js';
 import { createApp } from './app.js';
+import { engineRouting } from './callqueue/engine-routing.js';
 import { createEngineControl } from './engine-control.js';
 import type { CallControl } from './platform/call-control.js';
 import { startServer } from './server.js';
@@ -38,6 +40,11 @@ export interface EngineAppOptions {
   maxBodyBytes?: number;
   /** Told of unexpected errors (answered 500). */
   onError?: (err: unknown) => void;
+  /**
+   * Call Queuing numbers and their calls' events (closed with the server). Default: in memory.
+   * Numbers already in it are routed again at start.
+   */
+  callQueueStore?: CallQueueStore;
 }
 
 /** A REST app wired to its own engine, for embedding in any server. */
@@ -144,6 +151,7 @@ export async function createEngineApp(options: EngineAppOptions & { baseUrl: str
     baseUrl: options.baseUrl,
     maxBodyBytes: options.maxBodyBytes,
     onError: options.onError,
+    callQueue: { store: options.callQueueStore, routing: engineRouting(engine) },
   });
   let closing: Promise<void> | undefined;
   const close = async () => {
@@ -151,6 +159,7 @@ export async function createEngineApp(options: EngineAppOptions & { baseUrl: str
       await stored.close();
     } finally {
       await options.store.close();
+      await options.callQueueStore?.close();
     }
   };
   return {
@@ -190,6 +199,7 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
       baseUrl: options.baseUrl,
       maxBodyBytes: options.maxBodyBytes,
       onError: options.onError,
+      callQueue: { store: options.callQueueStore, routing: engineRouting(engine) },
     });
   } catch (err) {
     await stored.close();
@@ -205,6 +215,7 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
         await server.close();
       } finally {
         await options.store.close();
+        await options.callQueueStore?.close();
       }
     }
   };

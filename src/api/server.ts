@@ -3,7 +3,7 @@ import { serve } from '@hono/node-server';
 import type { Store } from '../store/ports.js';
 import { ACCOUNT_SID_PATTERN, randomAuthToken, randomSid } from '../store/sid.js';
 import type { AccountRecord } from '../store/types.js';
-import { createApp } from './app.js';
+import { type CallQueueAppOptions, createApp } from './app.js';
 import type { CallControl } from './platform/call-control.js';
 
 /** The account a server authenticates, and whether it was just created. */
@@ -73,6 +73,8 @@ export interface ServerOptions {
   maxBodyBytes?: number;
   /** Told of unexpected errors (answered 500). Default: written to stderr. */
   onError?: (err: unknown) => void;
+  /** The Call Queuing product (see `AppOptions.callQueue`). */
+  callQueue?: CallQueueAppOptions;
 }
 
 /** A running server. */
@@ -106,6 +108,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     baseUrl,
     maxBodyBytes: options.maxBodyBytes,
     onError: options.onError,
+    callQueue: options.callQueue,
   });
   return {
     url,

@@ -1,4 +1,4 @@
-import type { QueueInfo, QueueSnapshot } from '../queue/index.js';
+import type { QueueInfo, QueueListener, QueueSnapshot } from '../queue/index.js';
 import { Call } from './call.js';
 import type { Clock } from './clock/clock.js';
 import { RealClock } from './clock/real-clock.js';
@@ -114,6 +114,11 @@ export class Engine {
     this.numbers.set(number, config);
   }
 
+  /** Stops routing inbound calls to `number`; false when it had no configuration. */
+  removeNumber(number: string): boolean {
+    return this.numbers.delete(number);
+  }
+
   /** Sets how the party at `address` (number, `client:` or `sip:` address) behaves. */
   setParty(address: string, behaviour: PartyBehaviour): void {
     this.rt.parties.set(address, behaviour);
@@ -186,10 +191,11 @@ export class Engine {
   incomingCall(from: string, to: string, options: IncomingCallOptions = {}): Readonly<CallRecord> {
     this.assertOpen();
     const record = this.newRecord('inbound', from, to);
-    if (options.accountSid) record.accountSid = options.accountSid;
+    const number = this.numbers.get(to);
+    const owner = number?.accountSid ?? options.accountSid;
+    if (owner) record.accountSid = owner;
     record.callerName = options.callerName;
     record.forwardedFrom = options.forwardedFrom;
-    const number = this.numbers.get(to);
     record.phoneNumberSid = number?.sid;
     const call = new Call(this.rt, {
       record,
@@ -209,7 +215,7 @@ export class Engine {
         ? {
             url: number.statusCallback,
             method: number.statusCallbackMethod ?? 'POST',
-            events: new Set(['completed']),
+            events: new Set(number.statusCallbackEvent ?? ['completed']),
           }
         : undefined,
     });
@@ -300,6 +306,22 @@ export class Engine {
   /** An account's queues (default: the engine's), in creation order. */
   listQueues(accountSid = this.rt.accountSid): Promise<QueueInfo[]> {
     return this.queues.matcher.listQueues(accountSid);
+  }
+
+  /** A queue's state by sid (both sides in order, served counts, limit); undefined when unknown. */
+  async inspectQueue(queueSid: string): Promise<QueueSnapshot | undefined> {
+    if (!(await this.queues.matcher.getQueue(queueSid))) return undefined;
+    return this.queues.matcher.inspect(queueSid);
+  }
+
+  /** Changes a queue's size limit (1..5000); members already waiting stay. */
+  setQueueMaxSize(queueSid: string, maxSize: number): Promise<QueueInfo> {
+    return this.queues.matcher.setMaxSize(queueSid, maxSize);
+  }
+
+  /** Follows the queue matcher's events (enqueue, match, leave...); returns the unsubscribe. */
+  subscribeQueues(listener: QueueListener): () => void {
+    return this.queues.matcher.subscribe(listener);
   }
 
   /** Every conference room of this engine, in creation order. */

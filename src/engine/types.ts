@@ -66,8 +66,12 @@ export interface NumberConfig {
   voiceFallbackMethod?: HttpMethod;
   statusCallback?: string;
   statusCallbackMethod?: HttpMethod;
+  /** Events sent to `statusCallback` (ringing, answered, completed). Default `completed` only. */
+  statusCallbackEvent?: ReadonlyArray<'initiated' | 'ringing' | 'answered' | 'completed'>;
   /** Sid reported as the call's `phoneNumberSid`. */
   sid?: string;
+  /** Account owning the number: its inbound calls belong to it, whoever places them. */
+  accountSid?: string;
 }
 
 /** Parameters of an outbound call: the SPEC's POST Calls form fields. */

@@ -5,6 +5,7 @@ import { InvalidArgumentError, Option } from 'commander';
 import { serveDesignerProject } from '../../api/designer-application.js';
 import { startEngineServer } from '../../api/engine-server.js';
 import { ensureAccount } from '../../api/server.js';
+import { openSqliteCallQueueStore } from '../../store/callqueue/sqlite.js';
 import { openSqliteStore } from '../../store/sqlite/open.js';
 
 function port(value: string): number {
@@ -122,6 +123,7 @@ export function registerServe(program: Command): void {
         clock: options.clock,
         seed: options.seed,
         accountSid: ensured.account.sid,
+        callQueueStore: openSqliteCallQueueStore({ dir: options.data }),
       });
       const lines = [`rcml serve: listening on ${server.url} (data ${options.data}, clock ${options.clock})`];
       try {

@@ -1,0 +1,117 @@
+import type { Context, Hono } from 'hono';
+import type { QueueInfo, QueueSideView, QueueSnapshot } from '../../queue/index.js';
+import { QueueError } from '../../queue/index.js';
+import { iso8601, rfc2822 } from '../http/dates.js';
+import { ApiError, badParameter, notFound } from '../http/errors.js';
+import { type CallQueueDeps, type CallQueueEnv, readJsonObject, routingOf } from './context.js';
+import type { QueuePairing } from './observer.js';
+import type { CallQueueRouting } from './routing.js';
+
+function sideJson(view: QueueSideView, routing: CallQueueRouting): Record<string, unknown> {
+  return {
+    size: view.size,
+    servedCount: view.servedCount,
+    averageWaitMs: Math.round(view.averageWaitMs),
+    members: view.members.map((m) => {
+      const call = routing.liveCall(m.callSid);
+      return {
+        callSid: m.callSid,
+        position: m.position,
+        waitMs: m.waitMs,
+        enqueuedAt: iso8601(m.enqueuedAt),
+        from: call?.from ?? null,
+        to: call?.to ?? null,
+        numberSid: call?.phoneNumberSid ?? null,
+      };
+    }),
+  };
+}
+
+/**
+ * A queue's live state: customers (callers that Dial the queue) and agents (callers that
+ * Enqueue), each in order with position and wait; served counts and average waits; the limit;
+ * and the provisioned numbers seen feeding each side.
+ */
+export function queueJson(
+  snapshot: QueueSnapshot,
+  pairing: QueuePairing,
+  routing: CallQueueRouting,
+): Record<string, unknown> {
+  const { queue } = snapshot;
+  const served = snapshot.dialer.servedCount + snapshot.enqueued.servedCount;
+  const totalWait =
+    snapshot.dialer.averageWaitMs * snapshot.dialer.servedCount +
+    snapshot.enqueued.averageWaitMs * snapshot.enqueued.servedCount;
+  return {
+    sid: queue.sid,
+    name: queue.name,
+    accountSid: queue.accountSid,
+    dateCreated: rfc2822(queue.dateCreated),
+    at: iso8601(snapshot.at),
+    maxSize: snapshot.maxSize,
+    size: snapshot.dialer.size + snapshot.enqueued.size,
+    // A match serves one member (the one that waited); the newcomer did not wait.
+    servedCount: served,
+    averageWaitMs: served > 0 ? Math.round(totalWait / served) : 0,
+    customers: sideJson(snapshot.dialer, routing),
+    agents: sideJson(snapshot.enqueued, routing),
+    customerNumbers: [...pairing.dialer].sort(),
+    agentNumbers: [...pairing.enqueued].sort(),
+  };
+}
+
+const MAX_SIZE_HINT = 'expected a whole number from 1 to 5000';
+
+/**
+ * The account's queues with their live state (extensions; SPEC shows no queue endpoints):
+ * list (optionally by `Name`), get by sid, change the size limit.
+ */
+export function registerQueues(app: Hono<CallQueueEnv>, deps: CallQueueDeps): void {
+  const owned = async (c: Context<CallQueueEnv>, routing: CallQueueRouting): Promise<QueueSnapshot> => {
+    const sid = c.req.param('sid') ?? '';
+    const snapshot = await routing.inspectQueue(sid);
+    if (!snapshot || snapshot.queue.accountSid !== c.get('account').sid) throw notFound('Queue', sid);
+    return snapshot;
+  };
+  const render = (snapshot: QueueSnapshot, routing: CallQueueRouting) =>
+    queueJson(snapshot, deps.observer.pairing(snapshot.queue.sid), routing);
+
+  app.get('/queues', async (c) => {
+    const routing = routingOf(deps);
+    const name = c.req.query('Name');
+    const queues: QueueInfo[] = (await routing.listQueues(c.get('account').sid)).filter(
+      (q) => name === undefined || q.name === name,
+    );
+    const out: Record<string, unknown>[] = [];
+    for (const q of queues) {
+      const snapshot = await routing.inspectQueue(q.sid);
+      if (snapshot) out.push(render(snapshot, routing));
+    }
+    return c.json({ queues: out });
+  });
+
+  app.get('/queues/:sid', async (c) => {
+    const routing = routingOf(deps);
+    return c.json(render(await owned(c, routing), routing));
+  });
+
+  app.post('/queues/:sid', async (c) => {
+    const routing = routingOf(deps);
+    const current = await owned(c, routing);
+    const body = await readJsonObject(c);
+    const unknown = Object.keys(body).find((k) => k !== 'maxSize');
+    if (unknown !== undefined) throw badParameter(unknown, 'unknown field (only maxSize can change)');
+    const maxSize = body.maxSize;
+    if (maxSize === undefined) throw badParameter('maxSize', `is required: ${MAX_SIZE_HINT}`);
+    if (typeof maxSize !== 'number' || !Number.isInteger(maxSize) || maxSize < 1 || maxSize > 5000) {
+      throw badParameter('maxSize', `${MAX_SIZE_HINT}, got ${JSON.stringify(maxSize)}`);
+    }
+    try {
+      await routing.setQueueMaxSize(current.queue.sid, maxSize);
+    } catch (err) {
+      if (err instanceof QueueError) throw new ApiError(400, 'invalid-parameter', err.message, 'maxSize');
+      throw err;
+    }
+    return c.json(render(await owned(c, routing), routing));
+  });
+}
