@@ -1,6 +1,7 @@
 import type { QueueEvent, QueueSide } from '../../queue/index.js';
 import type { NewCallQueueEvent } from '../../store/callqueue/types.js';
 import { normalizePhoneNumber } from './phone-number.js';
+import type { LiveCallInfo } from './routing.js';
 import type { CallQueueService } from './service.js';
 
 /** Phone numbers whose calls were seen on each side of a queue. */
@@ -18,6 +19,11 @@ export interface QueuePairing {
  */
 export class QueueObserver {
   private readonly pairings = new Map<string, QueuePairing>();
+  /**
+   * Calls waiting in a queue: a call that hangs up while waiting has left the engine by the
+   * time its `leave` is reported, so its number is remembered until then.
+   */
+  private readonly waiting = new Map<string, LiveCallInfo>();
   private readonly unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -97,9 +103,11 @@ export class QueueObserver {
     side: QueueSide,
     fields: Omit<NewCallQueueEvent, 'accountSid' | 'numberSid' | 'callSid'>,
   ): void {
-    const call = this.service.routing?.liveCall(callSid);
+    const call = this.service.routing?.liveCall(callSid) ?? this.waiting.get(callSid);
     const numberSid = call?.phoneNumberSid;
     if (!call || numberSid === undefined || !this.service.isRouted(numberSid)) return;
+    if (fields.type === 'enqueue') this.waiting.set(callSid, call);
+    else this.waiting.delete(callSid);
     const queueSid = fields.queueSid as string;
     const pairing = this.pairings.get(queueSid) ?? { dialer: new Set<string>(), enqueued: new Set<string>() };
     this.pairings.set(queueSid, pairing);
