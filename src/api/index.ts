@@ -1,5 +1,14 @@
 // Public API of the api layer.
-export { type AppOptions, createApp } from './app.js';
+export { type AppOptions, type CallQueueAppOptions, createApp } from './app.js';
+export {
+  type CallQueueRoutes,
+  type CallQueueRoutesOptions,
+  type CallQueueRouting,
+  CallQueueService,
+  createCallQueueRoutes,
+  engineRouting,
+  type LiveCallInfo,
+} from './callqueue/index.js';
 export {
   type DesignerApplication,
   type DesignerApplicationOptions,

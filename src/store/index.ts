@@ -1,4 +1,5 @@
 // Public API of the store layer.
+export * from './callqueue/index.js';
 export { createMemoryStore } from './memory.js';
 export type * from './ports.js';
 export {
