@@ -71,7 +71,7 @@ async function startQueueApp() {
 
 async function startPlatform(dataDir: string): Promise<EngineServer> {
   const store = createMemoryStore();
-  store.accounts.put(account(ACCOUNT_A));
+  await store.accounts.put(account(ACCOUNT_A));
   const server = await startEngineServer({
     store,
     clock: 'virtual',

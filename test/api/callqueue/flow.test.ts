@@ -13,7 +13,7 @@ const AGENT_NUMBER = '+15550200';
 
 /** A server with a customer number (Dial+Queue) and an agent number (Enqueue rejoin) provisioned. */
 async function product() {
-  const s = callQueueServer();
+  const s = await callQueueServer();
   opened.push(s);
   s.serve('http://app.test/customer', () =>
     xml('<Dial timeout="300"><Queue waitUrl="http://app.test/wait">support</Queue></Dial>'),
@@ -51,7 +51,7 @@ describe('Call Queuing: calls to provisioned numbers', () => {
     expect(seen).toHaveLength(1);
     expect(new URL(seen[0].url).searchParams.get('CallQueueNumberSid')).toBe(customerSid);
     expect(seen[0]).toMatchObject({ AccountSid: ACCOUNT_A, To: CUSTOMER_NUMBER, From: '+15551111' });
-    expect(s.store.calls.get(ACCOUNT_A, call.body.sid)?.phoneNumberSid).toBe(customerSid);
+    expect((await s.store.calls.get(ACCOUNT_A, call.body.sid))?.phoneNumberSid).toBe(customerSid);
   });
 
   it('the callback endpoint records every status event against number and call', async () => {

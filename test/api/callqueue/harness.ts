@@ -26,12 +26,12 @@ export interface JsonInit {
  * requests to `{BASE}/callqueue/callback` reach the app itself (in process), so status
  * callbacks land on the real endpoint.
  */
-export function callQueueServer(options: { callQueueStore?: CallQueueStore; seed?: number } = {}) {
+export async function callQueueServer(options: { callQueueStore?: CallQueueStore; seed?: number } = {}) {
   const store = createMemoryStore();
-  store.accounts.put(account(ACCOUNT_A));
-  store.accounts.put(account(ACCOUNT_B));
+  await store.accounts.put(account(ACCOUNT_A));
+  await store.accounts.put(account(ACCOUNT_B));
   const errors: unknown[] = [];
-  const built = createEngineApp({
+  const built = await createEngineApp({
     store,
     baseUrl: BASE,
     clock: 'virtual',

@@ -8,8 +8,8 @@ afterEach(async () => {
   for (const o of opened.splice(0)) await o.close();
 });
 
-function open() {
-  const s = callQueueServer();
+async function open() {
+  const s = await callQueueServer();
   opened.push(s);
   return s;
 }
@@ -19,7 +19,7 @@ const RFC_2822 =
 
 describe('POST /callqueue/provisioning', () => {
   it('answers the Call Queuing number record of SPEC, every field', async () => {
-    const s = open();
+    const s = await open();
     const res = await s.json('/callqueue/provisioning', {
       body: { applicationUrl: 'https://user:pw@app.test/customer?x=1', phoneNumber: '+15551230001' },
     });
@@ -79,7 +79,7 @@ describe('POST /callqueue/provisioning', () => {
   });
 
   it('takes GET, byoc false, and a number without + (stored in E.164)', async () => {
-    const s = open();
+    const s = await open();
     const res = await s.json('/callqueue/provisioning', {
       body: {
         applicationUrl: 'http://app.test/agent',
@@ -120,7 +120,7 @@ describe('POST /callqueue/provisioning', () => {
       /unknown/,
     ],
   ])('refuses %j with 400 naming %s', async (body, field, message) => {
-    const s = open();
+    const s = await open();
     const res = await s.json('/callqueue/provisioning', { body });
     expect(res.status).toBe(400);
     expect(res.body.parameter).toBe(field);
@@ -131,7 +131,7 @@ describe('POST /callqueue/provisioning', () => {
   it.each([['{"applicationUrl": '], ['[1, 2]'], ['"text"'], ['null']])(
     'refuses the body %s with 400',
     async (raw) => {
-      const s = open();
+      const s = await open();
       const res = await s.json('/callqueue/provisioning', { raw });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('malformed-body');
@@ -139,7 +139,7 @@ describe('POST /callqueue/provisioning', () => {
   );
 
   it('needs Basic authentication', async () => {
-    const s = open();
+    const s = await open();
     const body = { applicationUrl: 'http://app.test/a', phoneNumber: '+15551230001' };
     expect((await s.json('/callqueue/provisioning', { body, auth: null })).status).toBe(401);
     expect(
@@ -148,7 +148,7 @@ describe('POST /callqueue/provisioning', () => {
   });
 
   it('refuses a number already provisioned with 409; override replaces its settings, same sid', async () => {
-    const s = open();
+    const s = await open();
     const first = await s.json('/callqueue/provisioning', {
       body: { applicationUrl: 'http://app.test/a', phoneNumber: '+15551230001' },
     });
@@ -180,7 +180,7 @@ describe('POST /callqueue/provisioning', () => {
   });
 
   it("refuses another account's number with 409 that reveals nothing, even with override", async () => {
-    const s = open();
+    const s = await open();
     const mine = await s.json('/callqueue/provisioning', {
       body: { applicationUrl: 'http://app.test/a', phoneNumber: '+15551230001' },
     });
@@ -207,14 +207,14 @@ describe('POST /callqueue/provisioning', () => {
   });
 
   it('concurrent provisionings of one number create it once', async () => {
-    const s = open();
+    const s = await open();
     const body = { applicationUrl: 'http://app.test/a', phoneNumber: '+15551230001' };
     const results = await Promise.all([1, 2, 3].map(() => s.json('/callqueue/provisioning', { body })));
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409]);
   });
 
   it('lists, gets and unprovisions numbers; an unprovisioned number routes no more calls', async () => {
-    const s = open();
+    const s = await open();
     s.serve('http://app.test/hello', () => ({
       status: 200,
       contentType: 'text/xml',
