@@ -24,12 +24,18 @@ export interface Target {
   action?: string;
 }
 
-/** Splits `module[.step[.action]]`. */
+const TARGET_CACHE_LIMIT = 1024;
+const targets = new Map<string, Target>();
+
+/** Splits `module[.step[.action]]` (targets repeat, so each is split once; treat as read-only). */
 export function parseTarget(target: string): Target {
+  const cached = targets.get(target);
+  if (cached) return cached;
   const [module = '', step, action] = target.split('.');
   const out: Target = { module };
   if (step) out.step = step;
   if (action) out.action = action;
+  if (targets.size < TARGET_CACHE_LIMIT) targets.set(target, Object.freeze(out));
   return out;
 }
 
