@@ -1,4 +1,4 @@
-import { type AnyActorRef, createActor, fromTransition, setup } from 'xstate';
+import { type ActorLogic, type AnyActorRef, createActor, fromTransition, type Snapshot } from 'xstate';
 import type { HttpMethod } from '../rcml/model.js';
 import type { Clock } from './clock/clock.js';
 import type { CallStatus } from './records.js';
@@ -43,61 +43,85 @@ export type CallMachineEvent =
   | { type: 'END'; status: CallStatus }
   | { type: 'RUN'; start: ScriptStart };
 
-const runScript = ({ context, event }: { context: CallMachineInput; event: CallMachineEvent }): void => {
-  if (event.type === 'RUN') context.call.startScript(event.start);
+type CallState = 'queued' | 'dialing' | 'ringing' | 'inProgress' | 'ended';
+
+/** The call actor's snapshot: xstate's status, the lifecycle state and the call it drives. */
+export type CallSnapshot = Snapshot<undefined> & { value: CallState; context: CallMachineInput };
+
+/** Status transitions; `RUN` starts a script in the states listed in `RUNS` and stays. */
+const TRANSITIONS: Readonly<Record<CallState, Partial<Record<CallMachineEvent['type'], CallState>>>> = {
+  queued: { RING: 'dialing', END: 'ended' },
+  dialing: { ANSWER: 'inProgress', END: 'ended' },
+  ringing: { ANSWER: 'inProgress', END: 'ended' },
+  inProgress: { END: 'ended' },
+  ended: {},
 };
+const RUNS: ReadonlySet<CallState> = new Set(['ringing', 'inProgress']);
+
+/** Runs the entry hook of `state`. */
+function enter(state: CallState, call: CallHooks, event: CallMachineEvent | undefined): void {
+  if (state === 'dialing') call.enteredDialing();
+  else if (state === 'ringing') call.enteredRinging();
+  else if (state === 'inProgress') call.enteredInProgress();
+  else if (state === 'ended') call.enteredEnded(event?.type === 'END' ? event.status : 'completed');
+}
 
 /**
  * A call's lifecycle: queued -> ringing (outbound `dialing` on RING; inbound `ringing`) ->
  * in-progress -> ended. RUN starts a script (replacing the running one: live modification)
- * only while the call is live; entering `ended` stops the script. One flat machine per call
- * with status transitions only keeps actors small and fast: an inbound call with a document
- * to run is born `ringing` (see `ringingCallMachine`), so it takes no event to get there. The
- * outbound ring timeout is a timer of the call on the engine clock: calls share one actor
- * system, whose scheduler scans every pending delayed event of the system whenever an actor
- * stops.
+ * only while the call is live; entering `ended` stops the script and completes the actor.
+ *
+ * An actor per call, with the lifecycle as a transition table in xstate actor logic rather than
+ * a statechart: a flat machine with status transitions only needs no state-node graph, and a
+ * statechart's generic microstep (entry and exit sets, transition domains, snapshots) made most
+ * of the allocation of a short call. An inbound call with a document to run is born `ringing`,
+ * so it takes no event to get there (its entry hook runs when the actor starts). The outbound
+ * ring timeout is a timer of the call on the engine clock: calls share one actor system, whose
+ * scheduler scans every pending delayed event of the system whenever an actor stops.
  */
-function createCallMachine(initial: 'queued' | 'ringing') {
-  return setup({
-    types: {
-      context: {} as CallMachineInput,
-      input: {} as CallMachineInput,
-      events: {} as CallMachineEvent,
+/** The actor logic of a call. */
+export type CallLogic = ActorLogic<CallSnapshot, CallMachineEvent, CallMachineInput>;
+
+function createCallLogic(initial: 'queued' | 'ringing'): CallLogic {
+  return {
+    getInitialSnapshot: (_scope, input) => ({
+      status: 'active',
+      output: undefined,
+      error: undefined,
+      value: initial,
+      context: input,
+    }),
+    start: (snapshot) => enter(snapshot.value, snapshot.context.call, undefined),
+    transition: (snapshot, event) => {
+      if (snapshot.status !== 'active') return snapshot;
+      if (event.type === 'RUN') {
+        if (RUNS.has(snapshot.value)) snapshot.context.call.startScript(event.start);
+        return snapshot;
+      }
+      const target = TRANSITIONS[snapshot.value][event.type];
+      if (!target) return snapshot;
+      const next: CallSnapshot =
+        target === 'ended'
+          ? { status: 'done', output: undefined, error: undefined, value: target, context: snapshot.context }
+          : {
+              status: 'active',
+              output: undefined,
+              error: undefined,
+              value: target,
+              context: snapshot.context,
+            };
+      enter(target, snapshot.context.call, event);
+      return next;
     },
-  }).createMachine({
-    id: 'call',
-    context: ({ input }) => input,
-    initial,
-    states: {
-      queued: {
-        on: { RING: 'dialing', END: 'ended' },
-      },
-      dialing: {
-        entry: ({ context }) => context.call.enteredDialing(),
-        on: { ANSWER: 'inProgress', END: 'ended' },
-      },
-      ringing: {
-        entry: ({ context }) => context.call.enteredRinging(),
-        on: { ANSWER: 'inProgress', END: 'ended', RUN: { actions: runScript } },
-      },
-      inProgress: {
-        entry: ({ context }) => context.call.enteredInProgress(),
-        on: { END: 'ended', RUN: { actions: runScript } },
-      },
-      ended: {
-        type: 'final',
-        entry: ({ context, event }) =>
-          context.call.enteredEnded(event.type === 'END' ? event.status : 'completed'),
-      },
-    },
-  });
+    getPersistedSnapshot: (snapshot) => snapshot,
+  };
 }
 
 /** Outbound calls, and inbound calls that cannot ring (no document to run). */
-export const callMachine = createCallMachine('queued');
+export const callMachine: CallLogic = createCallLogic('queued');
 
 /** Inbound calls with a document to run: they ring (and run it) as soon as their actor starts. */
-export const ringingCallMachine = createCallMachine('ringing');
+export const ringingCallMachine: CallLogic = createCallLogic('ringing');
 
 /**
  * Parent of an engine's call actors, so that they share one actor system (and its clock)
