@@ -9,8 +9,11 @@ import { verbHandlers } from './verbs/index.js';
 import { NEXT, type VerbOutcome } from './verbs/types.js';
 import { unknownVerb } from './verbs/unknown.js';
 
-/** Verbs that run on a ringing inbound call without answering it. */
-const NON_ANSWERING = new Set<Verb['verb']>(['Pause', 'Reject', 'Hangup', 'Redirect', 'Unknown']);
+/**
+ * Verbs that run on a ringing inbound call without answering it: every other verb answers
+ * first (Hangup and Redirect too, as on the platform). Unknown elements are no verbs.
+ */
+const NON_ANSWERING = new Set<Verb['verb']>(['Pause', 'Reject', 'Unknown']);
 
 /** A call's script: its verb context, and the document it starts with. */
 class Script extends ScriptContext implements CallScript {

@@ -35,17 +35,18 @@ describe('Dial', () => {
   });
 
   it.each([
-    ['busy', { outcome: 'busy' as const, answerAfter: 2 }],
-    ['failed', { outcome: 'fail' as const }],
-    ['no-answer', { outcome: 'no-answer' as const }],
-  ])('reports %s when no leg answers', async (status, party) => {
+    ['busy', 'busy', { outcome: 'busy' as const, answerAfter: 2 }],
+    ['failed', 'failed', { outcome: 'fail' as const }],
+    // The Dial timeout cancels the ringing leg: canceled, as the platform reports it.
+    ['canceled', 'no-answer', { outcome: 'no-answer' as const }],
+  ])('reports %s when no leg answers', async (status, legStatus, party) => {
     const h = harness({ '/d': rcml('<Dial action="/a" timeout="7">+1</Dial>'), '/a': rcml('') });
     h.engine.setParty('+1', party);
     const call = await callIn(h, '/d');
     expect(action(h)?.DialCallStatus).toBe(status);
     const leg = children(h, call.sid)[0];
-    expect(leg.status).toBe(status);
-    if (status === 'no-answer') expect(action(h)?.DialRingDuration).toBe('7');
+    expect(leg.status).toBe(legStatus);
+    if (legStatus === 'no-answer') expect(action(h)?.DialRingDuration).toBe('7');
   });
 
   it('reports canceled when the caller hangs up while legs ring, and still requests the action', async () => {
@@ -57,13 +58,14 @@ describe('Dial', () => {
     expect(action(h)?.DialCallStatus).toBe('canceled');
   });
 
-  it('ends the bridge at timeLimit and goes on with the next verb', async () => {
+  it('ends the bridge and the whole call at timeLimit', async () => {
     const h = harness({ '/d': rcml('<Dial timeLimit="30" timeout="5">+1</Dial><Say>after</Say>') });
     const call = await callIn(h, '/d');
     const leg = children(h, call.sid)[0];
     expect(leg.status).toBe('completed');
     expect(leg.duration).toBe(30);
-    expect(h.verbs(call.sid)).toEqual(['Dial', 'Say']);
+    expect(h.verbs(call.sid)).toEqual(['Dial']);
+    expect(call.duration).toBe(30);
   });
 
   it('still requests the action when the caller hangs up during the bridge, and ends the callee', async () => {

@@ -236,7 +236,7 @@ describe('Redirect, Hangup, Reject, Sms, unknown verbs', () => {
     expect(b.status).toBe('completed');
   });
 
-  it('Reject works only while ringing: busy -> busy, rejected -> failed; skipped once answered', async () => {
+  it('Reject works only while ringing: the call ends busy for both reasons; skipped once answered', async () => {
     const h = harness({
       '/busy': rcml('<Reject reason="busy"/>'),
       '/rej': rcml('<Pause/><Reject/>'),
@@ -247,7 +247,7 @@ describe('Redirect, Hangup, Reject, Sms, unknown verbs', () => {
     const late = await callIn(h, '/late', '+1', '+12');
     expect(busy).toMatchObject({ status: 'busy', duration: 0 });
     expect(busy.startTime).toBeUndefined();
-    expect(rej).toMatchObject({ status: 'failed', duration: 0 });
+    expect(rej).toMatchObject({ status: 'busy', duration: 0 });
     expect(late.status).toBe('completed');
     expect(h.verbs(late.sid)).toEqual(['Say', 'Reject', 'Say']);
     expect(h.notifications.map((n) => n.code)).toEqual(['engine.reject-answered']);

@@ -4,7 +4,7 @@ import type { BridgeResult } from '../bridge.js';
 import { splitTarget } from '../params.js';
 import { type CallEventName, parseCallEvents } from '../status-callbacks.js';
 import { dialConference } from './dial-conference.js';
-import { type DialOutcome, finish } from './dial-outcome.js';
+import { type DialOutcome, finish, notifyAction } from './dial-outcome.js';
 import { dialQueue } from './dial-queue.js';
 import { type Leg, NEXT, type VerbContext, type VerbOutcome } from './types.js';
 
@@ -38,7 +38,9 @@ export async function dialVerb(ctx: VerbContext, verb: Dial): Promise<VerbOutcom
   const winner = ring.winner;
   if (!winner) {
     return finish(ctx, verb, {
-      status: ring.status,
+      // The Dial `timeout` ran out: the platform cancels the legs still ringing and reports
+      // `canceled` (the legs' own records keep `no-answer`).
+      status: ring.status === 'no-answer' ? 'canceled' : ring.status,
       duration: 0,
       ringDuration,
       callSid: legs.at(-1)?.record.sid,
@@ -70,14 +72,23 @@ export async function dialVerb(ctx: VerbContext, verb: Dial): Promise<VerbOutcom
     signal: ctx.signal,
   });
   release(winner, result, services.ended);
-  return finish(ctx, verb, {
+  const outcome: DialOutcome = {
     status: 'completed',
     callSid: winner.record.sid,
     duration: result.duration,
     ringDuration,
     recordingUrl: result.recording?.url,
-  });
+  };
+  if (result.endedBy === 'time-limit' && !ctx.signal.aborted) {
+    // `timeLimit` ends the whole call: the callee is hung up above, the caller now; the action
+    // is requested but its document does not run.
+    notifyAction(ctx, verb, outcome);
+    return HANGUP;
+  }
+  return finish(ctx, verb, outcome);
 }
+
+const HANGUP: VerbOutcome = { kind: 'hangup' };
 
 /** What happens to the callee when the bridge ends. */
 function release(callee: Leg, result: BridgeResult, callerEnded: boolean): void {

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { callIn, harness, rcml } from '../harness.js';
+
+/**
+ * Where SPEC is silent, calls behave as the platform's voice interpreter does. Each test names
+ * the platform source (RestComm/Restcomm-Connect) that shows the behaviour.
+ */
+
+const T0 = Date.UTC(2024, 0, 1);
+const legsOf = (h: ReturnType<typeof harness>, parent: string) =>
+  h.engine.listCalls().filter((c) => c.parentCallSid === parent);
+
+describe('Dial timeLimit and timeout', () => {
+  // restcomm.testsuite telephony/CallLifecycleTest.testDialClientAliceWithTimeLimit: at the
+  // limit both parties are hung up; the Dial action is requested but the call does not go on.
+  it('timeLimit ends the whole call: callee and caller hang up, the action document does not run', async () => {
+    const h = harness({
+      '/d': rcml('<Dial action="/a" timeLimit="10">+1</Dial><Say>next verb</Say>'),
+      '/a': rcml('<Say>action document</Say>'),
+    });
+    const call = await callIn(h, '/d');
+    const [leg] = legsOf(h, call.sid);
+    expect(leg).toMatchObject({ status: 'completed', duration: 10 });
+    expect(call).toMatchObject({ status: 'completed', endTime: T0 + 10_000 });
+    expect(h.verbs(call.sid)).toEqual(['Dial']);
+    const actions = h.requests.filter((r) => r.kind === 'action');
+    expect(actions).toHaveLength(1);
+    expect(actions[0].params).toMatchObject({ DialCallStatus: 'completed', DialCallDuration: '10' });
+  });
+
+  // restcomm.testsuite telephony/DialActionTest.testDialActionAliceNOAnswer asserts
+  // DialCallStatus=canceled; VoiceInterpreter.removeDialBranch cancels the ringing branch when
+  // the Dial timeout (ReceiveTimeout) fires.
+  it('an unanswered Dial reports DialCallStatus=canceled when its timeout runs out', async () => {
+    const h = harness({ '/d': rcml('<Dial action="/a" timeout="5">+1</Dial>'), '/a': rcml('') });
+    h.engine.setParty('+1', { answerAfter: 30 });
+    await callIn(h, '/d');
+    const action = h.requests.find((r) => r.kind === 'action');
+    expect(action?.params).toMatchObject({ DialCallStatus: 'canceled', DialRingDuration: '5' });
+  });
+});
+
+describe('Answering', () => {
+  // VoiceInterpreter.onTagMessage: on a RINGING call only <Reject> and <Pause> run without
+  // answering; any other verb goes through initializingCall (the answer) first.
+  it('a first Redirect answers, so its URL gets CallStatus=in-progress', async () => {
+    const h = harness({ '/r': rcml('<Redirect>/next</Redirect>'), '/next': rcml('<Hangup/>') });
+    const call = await callIn(h, '/r');
+    const redirect = h.requests.find((r) => r.kind === 'redirect');
+    expect(redirect?.params.CallStatus).toBe('in-progress');
+    expect(call.startTime).toBe(T0);
+  });
+
+  it('a first Hangup answers, then hangs up', async () => {
+    const h = harness({ '/h': rcml('<Hangup/>') });
+    const call = await callIn(h, '/h');
+    expect(h.statuses(call.sid)).toEqual(['ringing', 'in-progress', 'completed']);
+    expect(call).toMatchObject({ status: 'completed', startTime: T0, duration: 0 });
+  });
+
+  it('Pause and Reject still run without answering', async () => {
+    const h = harness({ '/p': rcml('<Pause length="2"/><Reject/>') });
+    const call = await callIn(h, '/p');
+    expect(h.statuses(call.sid)).toEqual(['ringing', 'busy']);
+    expect(call.startTime).toBeUndefined();
+  });
+});
+
+describe('Reject', () => {
+  // telephony Call.java, Busy action: a Reject ends the call BUSY whatever its reason (486 for
+  // busy, 603 Decline otherwise); VoiceInterpreter.Rejecting maps any other reason to rejected.
+  it.each([
+    ['busy', '<Reject reason="busy"/>'],
+    ['rejected', '<Reject reason="rejected"/>'],
+    ['the default', '<Reject/>'],
+    ['an invalid reason', '<Reject reason="later"/>'],
+  ])('with %s ends the call busy', async (_what, xml) => {
+    const h = harness({ '/x': rcml(xml) });
+    const call = await callIn(h, '/x');
+    expect(call).toMatchObject({ status: 'busy', duration: 0 });
+  });
+});
