@@ -145,7 +145,8 @@ describe('Gather', () => {
     await callIn(h, '/g', '+1');
     const action = h.requests.find((r) => r.kind === 'action')!;
     expect(action.params).toMatchObject({ SpeechResult: 'sales please', Confidence: '0.9' });
-    expect(action.params.Digits).toBeUndefined();
+    // Both results go to the action, the unused one empty (as the platform sends them).
+    expect(action.params.Digits).toBe('');
     expect(h.gathers[0]).toMatchObject({
       kind: 'speech',
       speechResult: 'sales please',

@@ -40,13 +40,9 @@ export async function gatherVerb(ctx: VerbContext, verb: Gather): Promise<VerbOu
   const empty = !result.digits && result.speech === undefined;
   const actionOnEmpty = verb.actionOnEmptyResult ?? gatherDefaults.actionOnEmptyResult;
   if (!verb.action || (empty && !actionOnEmpty)) return NEXT;
-  const params: Record<string, string> = {};
-  if (result.speech !== undefined) {
-    params.SpeechResult = result.speech;
-    params.Confidence = String(ctx.settings.speechConfidence);
-  } else {
-    params.Digits = result.digits;
-  }
+  // Both results always, the unused one empty, as the platform sends them.
+  const params: Record<string, string> = { Digits: result.digits, SpeechResult: result.speech ?? '' };
+  if (result.speech !== undefined) params.Confidence = String(ctx.settings.speechConfidence);
   return actionOutcome(ctx, 'Gather', verb.action, verb.method ?? gatherDefaults.method, ctx.params(params));
 }
 
@@ -72,7 +68,8 @@ async function playPrompts(ctx: VerbContext, verb: Gather): Promise<void> {
 
 async function collect(ctx: VerbContext, verb: Gather, result: GatherResult): Promise<void> {
   const timeout = verb.timeout ?? gatherDefaults.timeout;
-  const finishOnKey = verb.finishOnKey ?? gatherDefaults.finishOnKey;
+  // An empty finishOnKey means `#`, as on the platform (it cannot disable the key).
+  const finishOnKey = verb.finishOnKey || gatherDefaults.finishOnKey;
   const input = verb.input ?? gatherDefaults.input;
   const wantsDtmf = input.includes('dtmf');
   const wantsSpeech = input.includes('speech');

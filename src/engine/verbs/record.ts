@@ -11,18 +11,21 @@ import { NEXT, type VerbContext, type VerbOutcome } from './types.js';
  * Records the caller after an optional beep. It stops on a `finishOnKey` key, at `maxLength`,
  * after `timeout` seconds of silence (the party is silent except while it speaks a phrase), or
  * on hang-up. Writes a Recording record with a WAV file of the recorded length; the action gets
- * `RecordingUrl`, `RecordingSid`, `RecordingDuration` and `Digits` (the key, or `hangup`).
+ * `RecordingUrl` and `PublicRecordingUrl` (both the recording's HTTP URL), `RecordingSid`,
+ * `RecordingDuration` and `Digits` (the key, or `hangup`, also during the beep).
  */
 export async function recordVerb(ctx: VerbContext, verb: RecordVerb): Promise<VerbOutcome> {
   const timeout = verb.timeout ?? recordDefaults.timeout;
   const maxLength = verb.maxLength ?? recordDefaults.maxLength;
   const finishOnKey = verb.finishOnKey ?? recordDefaults.finishOnKey;
-  if (verb.playBeep ?? recordDefaults.playBeep) await ctx.wait(ctx.settings.beepSeconds);
-  const start = ctx.now();
+  // Recording starts after the beep; a hang-up during the beep still reaches the action.
+  let start: number | undefined;
   let digits: string | undefined;
   let interrupted: Interrupted | undefined;
-  ctx.listen(false);
   try {
+    if (verb.playBeep ?? recordDefaults.playBeep) await ctx.wait(ctx.settings.beepSeconds);
+    start = ctx.now();
+    ctx.listen(false);
     const hardEnd = start + maxLength * 1000;
     let silenceEnd = start + timeout * 1000;
     for (;;) {
@@ -47,7 +50,7 @@ export async function recordVerb(ctx: VerbContext, verb: RecordVerb): Promise<Ve
   } finally {
     ctx.unlisten();
   }
-  const duration = Math.round(ctx.now() - start) / 1000;
+  const duration = start === undefined ? 0 : Math.round(ctx.now() - start) / 1000;
   const record: RecordingRecord = {
     sid: ctx.newSid('RE'),
     accountSid: ctx.call.accountSid,
@@ -58,8 +61,10 @@ export async function recordVerb(ctx: VerbContext, verb: RecordVerb): Promise<Ve
     dateUpdated: ctx.now(),
   };
   ctx.recording(record, writeWav(duration));
+  const url = ctx.settings.recordingUrl(record.accountSid, record.sid);
   const params: Record<string, string> = {
-    RecordingUrl: ctx.settings.recordingUrl(record.accountSid, record.sid),
+    RecordingUrl: url,
+    PublicRecordingUrl: url,
     RecordingSid: record.sid,
     RecordingDuration: String(duration),
   };

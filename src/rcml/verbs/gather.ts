@@ -36,7 +36,7 @@ export const gatherAttributes: AttrRules<Omit<Gather, 'verb' | 'prompts' | 'pos'
   action: text(),
   method: method('14104'),
   timeout: int(1, '13313'),
-  finishOnKey: matching(/^[0-9*#]?$/, '13310', 'one of 0-9, * or #, or empty to disable'),
+  finishOnKey: matching(/^[0-9*#]?$/, '13310', 'one of 0-9, * or #, or empty for the default #'),
   numDigits: int(1, '13314'),
   input: oneOf(['dtmf', 'speech', 'dtmf speech'] as const, undefined, (raw) => {
     const parts = raw.trim().toLowerCase().split(/\s+/).sort();
