@@ -1,0 +1,5 @@
+// Public API of the designer store.
+export { createMemoryDesignerStore } from './memory.js';
+export type * from './ports.js';
+export { openSqliteDesignerStore } from './sqlite.js';
+export type * from './types.js';
