@@ -3,10 +3,13 @@ import { bodyLimit } from 'hono/body-limit';
 import { API_VERSION } from '../engine/records.js';
 import { createMemoryCallQueueStore } from '../store/callqueue/memory.js';
 import type { CallQueueStore } from '../store/callqueue/ports.js';
+import { createMemoryDesignerStore } from '../store/designer/memory.js';
 import type { Store } from '../store/ports.js';
 import type { SidFactory } from '../store/sid.js';
 import { createCallQueueRoutes } from './callqueue/index.js';
 import type { CallQueueRouting } from './callqueue/routing.js';
+import { SERVICE_PATH } from './designer/context.js';
+import { createDesignerService, type DesignerService, designerError } from './designer/service.js';
 import { basicAuth } from './http/auth.js';
 import { ApiError, errorResponse } from './http/errors.js';
 import { createListCache } from './http/list-cache.js';
@@ -44,6 +47,11 @@ export interface AppOptions {
    * Default 8 MiB; 0 keeps none.
    */
   listCacheBytes?: number;
+  /**
+   * The Visual Designer service mounted at `{base_url}/visual-designer/services`. Default: one
+   * over an in-memory designer store (its body limits are its own, not `maxBodyBytes`).
+   */
+  designer?: DesignerService;
   /** The Call Queuing product at `{base_url}/callqueue`. */
   callQueue?: CallQueueAppOptions;
 }
@@ -87,8 +95,18 @@ function baseOf(baseUrl: string | undefined): { full: string; path: string } {
  */
 export function createApp(options: AppOptions): Hono {
   const base = baseOf(options.baseUrl);
+  const designer =
+    options.designer ??
+    createDesignerService({
+      store: options.store,
+      designer: createMemoryDesignerStore(),
+      basePath: base.path,
+      now: options.now,
+    });
   const deps: PlatformDeps = {
     store: options.store,
+    baseUrl: base.full,
+    applicationRenamed: (accountSid, sid, name) => designer.renamed(accountSid, sid, name),
     callControl: options.callControl,
     fileBase: `${base.full}/platform/${API_VERSION}`,
     listCache: createListCache(options.listCacheBytes ?? 8 * 1024 * 1024),
@@ -133,15 +151,21 @@ export function createApp(options: AppOptions): Hono {
   });
   // GET and HEAD carry no body; asking for one would make @hono/node-server build a whole
   // Request (with an AbortController) for every read.
+  // The designer service sets its own limits (media and archives are larger than records).
+  const designerPath = `${base.path}${SERVICE_PATH}`;
   app.use('*', (c, next) =>
-    c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next),
+    c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.path.startsWith(`${designerPath}/`)
+      ? next()
+      : limitBody(c, next),
   );
   app.route(`${base.path}/platform/${API_VERSION}`, platform);
   app.route(`${base.path}/${API_VERSION}`, platform);
   app.route(`${base.path}/sim`, sim);
+  app.route(designerPath, designer.app);
 
   const handle = <E extends Env>(err: unknown, c: Context<E>) => {
-    if (err instanceof ApiError) return errorResponse(c, err);
+    if (err instanceof ApiError)
+      return (err as { problems?: unknown }).problems ? designerError(err, c) : errorResponse(c, err);
     if (err instanceof CallControlError) {
       return errorResponse(
         c,
@@ -160,6 +184,7 @@ export function createApp(options: AppOptions): Hono {
   app.onError(handle);
   platform.onError(handle);
   sim.onError(handle);
+  designer.app.onError(handle);
   app.notFound((c) =>
     c.json({ status: 404, code: 'not-found', message: `no resource at ${c.req.method} ${c.req.path}` }, 404),
   );

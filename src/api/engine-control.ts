@@ -92,6 +92,9 @@ export function createEngineControl(engine: Engine, options: EngineControlOption
         translate(err);
       }
     },
+    async setNumber(_accountSid, number, config) {
+      engine.setNumber(number, config);
+    },
     async setParty(_accountSid, address, behaviour) {
       // Simulated phones are shared by the server's accounts, as real numbers would be.
       engine.setParty(address, behaviour);

@@ -7,10 +7,14 @@ import { createEngine, type Engine, type EngineOptions } from '../engine/engine.
 import { API_VERSION, type RecordSink } from '../engine/records.js';
 import type { NumberConfig } from '../engine/types.js';
 import type { CallQueueStore } from '../store/callqueue/ports.js';
+import { createMemoryDesignerStore } from '../store/designer/memory.js';
+import type { DesignerStore } from '../store/designer/ports.js';
 import type { Store } from '../store/ports.js';
 import { createStoreSink, type StoreSink } from '../store/sink.js';
 import { createApp } from './app.js';
 import { engineRouting } from './callqueue/engine-routing.js';
+import { SERVICE_PATH } from './designer/context.js';
+import { createDesignerService, type DesignerService } from './designer/service.js';
 import { createEngineControl } from './engine-control.js';
 import type { CallControl } from './platform/call-control.js';
 import { startServer } from './server.js';
@@ -45,6 +49,8 @@ export interface EngineAppOptions {
    * Numbers already in it are routed again at start.
    */
   callQueueStore?: CallQueueStore;
+  /** Store of the Visual Designer service (closed with the server). Default: in memory. */
+  designer?: DesignerStore;
 }
 
 /** A REST app wired to its own engine, for embedding in any server. */
@@ -52,6 +58,8 @@ export interface EngineApp {
   app: Hono;
   engine: Engine;
   callControl: CallControl;
+  /** The Visual Designer service, whose controller the engine runs in process. */
+  designer: DesignerService;
   /** Ends live calls (their final records are written), then closes the store. */
   close(): Promise<void>;
 }
@@ -65,6 +73,8 @@ export interface EngineServer {
   baseUrl: string;
   engine: Engine;
   callControl: CallControl;
+  /** The Visual Designer service, whose controller the engine runs in process. */
+  designer: DesignerService;
   /** Closes the engine (ending live calls), then the server, then the store. */
   close(): Promise<void>;
 }
@@ -137,6 +147,27 @@ async function buildEngine(options: EngineAppOptions, baseUrl: () => string): Pr
   return { engine, close };
 }
 
+const pathOf = (baseUrl: string | undefined) =>
+  baseUrl ? new URL(baseUrl).pathname.replace(/\/+$/, '') : '';
+
+/** The designer service of an engine server, its controller served in process once the base is known. */
+function designerOf(
+  options: EngineAppOptions,
+  engine: Engine,
+): DesignerService & { attach(baseUrl: string): void } {
+  const service = createDesignerService({
+    store: options.store,
+    designer: options.designer ?? createMemoryDesignerStore(),
+    basePath: pathOf((options as { baseUrl?: string }).baseUrl),
+    now: () => engine.now(),
+  });
+  return {
+    ...service,
+    attach: (baseUrl) =>
+      engine.registerHandler(`${baseUrl.replace(/\/+$/, '')}${SERVICE_PATH}/apps/`, service.rcmlHandler),
+  };
+}
+
 /**
  * Builds the REST app over a new engine: calls placed through it run on the engine and their
  * calls, recordings (with WAV files), gathers and notifications land in the store.
@@ -145,9 +176,12 @@ export async function createEngineApp(options: EngineAppOptions & { baseUrl: str
   const stored = await buildEngine(options, () => options.baseUrl);
   const { engine } = stored;
   const callControl = createEngineControl(engine, { store: options.store });
+  const designer = designerOf(options, engine);
+  designer.attach(options.baseUrl);
   const app = createApp({
     store: options.store,
     callControl,
+    designer,
     baseUrl: options.baseUrl,
     maxBodyBytes: options.maxBodyBytes,
     onError: options.onError,
@@ -158,6 +192,7 @@ export async function createEngineApp(options: EngineAppOptions & { baseUrl: str
     try {
       await stored.close();
     } finally {
+      await designer.close();
       await options.store.close();
       await options.callQueueStore?.close();
     }
@@ -166,6 +201,7 @@ export async function createEngineApp(options: EngineAppOptions & { baseUrl: str
     app,
     engine,
     callControl,
+    designer,
     close: () => {
       closing ??= close();
       return closing;
@@ -189,11 +225,13 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
   const stored = await buildEngine(options, () => baseUrl);
   const { engine } = stored;
   const callControl = createEngineControl(engine, { store: options.store });
+  const designer = designerOf(options, engine);
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     server = await startServer({
       store: options.store,
       callControl,
+      designer,
       host: options.host ?? '127.0.0.1',
       port: options.port ?? 0,
       baseUrl: options.baseUrl,
@@ -203,9 +241,11 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
     });
   } catch (err) {
     await stored.close();
+    await designer.close();
     throw err;
   }
   baseUrl ||= server.url;
+  designer.attach(baseUrl);
   let closing: Promise<void> | undefined;
   const close = async () => {
     try {
@@ -214,6 +254,7 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
       try {
         await server.close();
       } finally {
+        await designer.close();
         await options.store.close();
         await options.callQueueStore?.close();
       }
@@ -225,6 +266,7 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
     baseUrl,
     engine,
     callControl,
+    designer,
     close: () => {
       closing ??= close();
       return closing;

@@ -4,6 +4,7 @@ import type { Store } from '../store/ports.js';
 import { ACCOUNT_SID_PATTERN, randomAuthToken, randomSid } from '../store/sid.js';
 import type { AccountRecord } from '../store/types.js';
 import { type CallQueueAppOptions, createApp } from './app.js';
+import type { DesignerService } from './designer/service.js';
 import type { CallControl } from './platform/call-control.js';
 
 /** The account a server authenticates, and whether it was just created. */
@@ -75,6 +76,8 @@ export interface ServerOptions {
   onError?: (err: unknown) => void;
   /** The Call Queuing product (see `AppOptions.callQueue`). */
   callQueue?: CallQueueAppOptions;
+  /** The Visual Designer service. Default: one over an in-memory store. */
+  designer?: DesignerService;
 }
 
 /** A running server. */
@@ -105,6 +108,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   app = createApp({
     store: options.store,
     callControl: options.callControl,
+    designer: options.designer,
     baseUrl,
     maxBodyBytes: options.maxBodyBytes,
     onError: options.onError,

@@ -112,6 +112,8 @@ export function createMemoryStore(): Store {
     applications: {
       put: async (a) => void applications.set(a.sid, { ...a }),
       get: async (accountSid, sid) => owned(applications.get(sid), accountSid),
+      delete: async (accountSid, sid) =>
+        owned(applications.get(sid), accountSid) !== undefined && applications.delete(sid),
     },
     close: async () => {},
   };

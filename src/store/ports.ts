@@ -67,6 +67,8 @@ export interface NotificationRepository {
 export interface ApplicationRepository {
   put(application: ApplicationRecord): Promise<void>;
   get(accountSid: string, sid: string): Promise<ApplicationRecord | undefined>;
+  /** Removes the account's application record; false when it had none. */
+  delete(accountSid: string, sid: string): Promise<boolean>;
 }
 
 /** Every repository of one backing store. */

@@ -18,7 +18,7 @@ export interface ApplicationRecord {
   sid: string;
   accountSid: string;
   friendlyName: string;
-  kind: 'voice' | 'sms';
+  kind: 'voice' | 'sms' | 'ussd';
   voiceCallerIdLookup: boolean;
   /** Path of the controller that serves its RCML. */
   rcmlUrl: string;

@@ -55,6 +55,7 @@ function double(store: () => Store) {
         return c;
       },
       setParty: async (_a, address, b: PartyBehaviour) => void seen.push(['party', { address, ...b }]),
+      setNumber: async (_a, number, config) => void seen.push(['number', { number, ...config }]),
       sendDigits: async (_a, sid, digits) => void seen.push(['digits', { sid, digits }]),
       sendSpeech: async (_a, sid, text) => void seen.push(['speech', { sid, text }]),
       advance: async (ms) => {

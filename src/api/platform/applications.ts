@@ -21,6 +21,7 @@ export function registerApplications(app: Hono<PlatformEnv>, deps: PlatformDeps,
     if (trimmed === '' || trimmed.length > MAX_FRIENDLY_NAME) {
       throw badParameter('FriendlyName', `must be 1 to ${MAX_FRIENDLY_NAME} characters`);
     }
+    await deps.applicationRenamed?.(accountSid, id, trimmed);
     const renamed = { ...application, friendlyName: trimmed, dateUpdated: now() };
     await deps.store.applications.put(renamed);
     return renderOne(c, format, 'Application', applicationRep(renamed));

@@ -57,6 +57,12 @@ export interface SimControl {
   sendSpeech(accountSid: string, callSid: string, text: string): Promise<void>;
   /** Advances the virtual clock; resolves with the new time (ms since the epoch). */
   advance(ms: number): Promise<number>;
+  /** Routes inbound calls to `number` to a voice URL (numbers are shared by the server's accounts). */
+  setNumber(
+    accountSid: string,
+    number: string,
+    config: { voiceUrl: string; voiceMethod?: 'GET' | 'POST' },
+  ): Promise<void>;
 }
 
 /** Call operations the REST API needs from the engine. */

@@ -12,6 +12,10 @@ export type PlatformEnv = { Variables: AuthVariables };
 export interface PlatformDeps {
   store: Store;
   callControl?: CallControl;
+  /** `{base_url}` as given (empty when routes are at the root of an unnamed host). */
+  baseUrl?: string;
+  /** Told of a rename before it is stored (the designer keeps names unique; may throw a 409). */
+  applicationRenamed?: (accountSid: string, sid: string, name: string) => Promise<void>;
   /** `{base_url}/platform/2012-04-24`, where recording files are served. */
   fileBase: string;
   /** Rendered Calls list pages, when the store versions its calls. */

@@ -62,6 +62,34 @@ export function registerSim(app: Hono<PlatformEnv>, deps: PlatformDeps): void {
     return c.json(toJson(callRep(call)));
   });
 
+  app.post('/Numbers', async (c) => {
+    const fields = await readFields(c);
+    const number = required(fields, 'Number');
+    if (!/^(\+?[0-9*#]+|client:\S+|sip:\S+@\S+)$/.test(number)) {
+      throw badParameter('Number', 'expected a number, client:<name> or sip:<user>@<host>');
+    }
+    const { VoiceUrl: url, ApplicationSid: appSid, VoiceMethod: method } = fields;
+    if ((url === undefined) === (appSid === undefined)) {
+      throw badParameter('VoiceUrl', 'give either VoiceUrl or ApplicationSid');
+    }
+    if (method !== undefined && method !== 'GET' && method !== 'POST') {
+      throw badParameter('VoiceMethod', 'must be GET or POST');
+    }
+    let voiceUrl: string;
+    if (appSid !== undefined) {
+      const application = await deps.store.applications.get(c.get('account').sid, appSid);
+      if (!application) throw notFound('Application', appSid);
+      if (!deps.baseUrl)
+        throw new ApiError(409, 'no-base-url', 'this server has no base URL to reach applications at');
+      voiceUrl = new URL(application.rcmlUrl, deps.baseUrl).href;
+    } else {
+      if (!URL.canParse(url as string)) throw badParameter('VoiceUrl', 'must be an absolute URL');
+      voiceUrl = url as string;
+    }
+    await simOf(deps).setNumber(c.get('account').sid, number, { voiceUrl, voiceMethod: method });
+    return c.json({ number, voice_url: voiceUrl, voice_method: method ?? 'POST' });
+  });
+
   app.post('/Parties', async (c) => {
     const parsed = partySchema.safeParse(await readJsonObject(c));
     if (!parsed.success) {

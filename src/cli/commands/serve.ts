@@ -6,6 +6,7 @@ import { serveDesignerProject } from '../../api/designer-application.js';
 import { startEngineServer } from '../../api/engine-server.js';
 import { ensureAccount } from '../../api/server.js';
 import { openSqliteCallQueueStore } from '../../store/callqueue/sqlite.js';
+import { openSqliteDesignerStore } from '../../store/designer/sqlite.js';
 import { openSqliteStore } from '../../store/sqlite/open.js';
 
 function port(value: string): number {
@@ -40,11 +41,17 @@ function readProject(file: string, command: Command): unknown {
   }
 }
 
-/** `--number +15550100=http://host/app` routes to a URL; a bare number to the `--project`. */
+/**
+ * `--number +15550100=http://host/app` routes to a URL, `--number +15550100=AP...` to a Visual
+ * Designer application of the service, a bare number to the `--project`.
+ */
 interface NumberRoute {
   number: string;
   url?: string;
+  application?: string;
 }
+
+const APPLICATION_SID = /^AP[0-9a-fA-F]{32}$/;
 
 function numberRoute(value: string, previous: NumberRoute[] = []): NumberRoute[] {
   const eq = value.indexOf('=');
@@ -52,7 +59,9 @@ function numberRoute(value: string, previous: NumberRoute[] = []): NumberRoute[]
   if (!/^(\+?[0-9*#]+|client:\S+|sip:\S+@\S+)$/.test(number)) {
     throw new InvalidArgumentError(`expected a number, client:<name> or sip:<user>@<host>, got '${number}'`);
   }
-  return [...previous, { number, url: eq < 0 ? undefined : absoluteUrl(value.slice(eq + 1)) }];
+  const to = eq < 0 ? undefined : value.slice(eq + 1);
+  if (to !== undefined && APPLICATION_SID.test(to)) return [...previous, { number, application: to }];
+  return [...previous, { number, url: to === undefined ? undefined : absoluteUrl(to) }];
 }
 
 interface ServeOptions {
@@ -92,7 +101,7 @@ export function registerServe(program: Command): void {
     .addOption(
       new Option(
         '--number <number[=url]>',
-        'route inbound calls to a number to a voice URL (bare: to the --project); repeatable',
+        'route inbound calls to a number: =URL, =AP<sid> (a designer application), bare: the --project; repeatable',
       ).argParser(numberRoute),
     )
     .option('--project <state.json>', 'serve a Visual Designer project as an application')
@@ -102,15 +111,17 @@ export function registerServe(program: Command): void {
         command.error('error: --seed needs --clock virtual', { exitCode: 2 });
       }
       const routes = options.number ?? [];
-      if (routes.some((r) => r.url === undefined) && !options.project) {
+      if (routes.some((r) => r.url === undefined && r.application === undefined) && !options.project) {
         command.error('error: a --number without =url routes to the --project: give one', { exitCode: 2 });
       }
       // Read the project before opening anything, so a bad file leaves nothing behind.
       const project = options.project ? readProject(options.project, command) : undefined;
       const store = await openSqliteStore({ dir: options.data });
       let ensured: Awaited<ReturnType<typeof ensureAccount>>;
+      let designer: ReturnType<typeof openSqliteDesignerStore>;
       try {
         ensured = await ensureAccount(store, { sid: options.accountSid, authToken: options.authToken });
+        designer = openSqliteDesignerStore({ dir: options.data });
       } catch (err) {
         await store.close();
         command.error(`error: ${err instanceof Error ? err.message : String(err)}`, { exitCode: 2 });
@@ -124,6 +135,7 @@ export function registerServe(program: Command): void {
         seed: options.seed,
         accountSid: ensured.account.sid,
         callQueueStore: openSqliteCallQueueStore({ dir: options.data }),
+        designer,
       });
       const lines = [`rcml serve: listening on ${server.url} (data ${options.data}, clock ${options.clock})`];
       try {
@@ -139,7 +151,9 @@ export function registerServe(program: Command): void {
           lines.push(`application ${served.application.sid}: ${controllerUrl}`);
         }
         for (const route of routes) {
-          const voiceUrl = route.url ?? (controllerUrl as string);
+          const voiceUrl = route.application
+            ? `${server.baseUrl.replace(/\/+$/, '')}/visual-designer/services/apps/${route.application}/controller`
+            : (route.url ?? (controllerUrl as string));
           server.engine.setNumber(route.number, { voiceUrl });
           lines.push(`number ${route.number} -> ${voiceUrl}`);
         }

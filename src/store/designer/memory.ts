@@ -13,7 +13,9 @@ export function createMemoryDesignerStore(): DesignerStore {
   const logs = new Map<string, { lines: string[]; bytes: number }>();
 
   const nameTaken = (app: DesignerAppRecord) =>
-    [...apps.values()].some((a) => a.accountSid === app.accountSid && a.name === app.name && a.sid !== app.sid);
+    [...apps.values()].some(
+      (a) => a.accountSid === app.accountSid && a.name === app.name && a.sid !== app.sid,
+    );
   const owned = (accountSid: string, sid: string) => {
     const app = apps.get(sid);
     return app && app.accountSid === accountSid ? app : undefined;

@@ -72,7 +72,9 @@ export function openSqliteDesignerStore(options: { dir: string }): DesignerStore
     );
   }
   const q = {
-    insertApp: db.prepare('INSERT INTO designer_apps (sid, account_sid, name, date_created, data) VALUES (?, ?, ?, ?, ?)'),
+    insertApp: db.prepare(
+      'INSERT INTO designer_apps (sid, account_sid, name, date_created, data) VALUES (?, ?, ?, ?, ?)',
+    ),
     getApp: db.prepare('SELECT data FROM designer_apps WHERE sid = ? AND account_sid = ?'),
     listApps: db.prepare('SELECT data FROM designer_apps WHERE account_sid = ? ORDER BY date_created, sid'),
     updateApp: db.prepare('UPDATE designer_apps SET name = ?, data = ? WHERE sid = ? AND account_sid = ?'),

@@ -74,8 +74,10 @@ export function sqliteApplications(db: Database.Database): ApplicationRepository
     'INSERT INTO applications (sid, account_sid, data) VALUES (?, ?, ?) ON CONFLICT (sid) DO UPDATE SET account_sid = excluded.account_sid, data = excluded.data',
   );
   const getOne = db.prepare('SELECT data FROM applications WHERE sid = ? AND account_sid = ?').pluck();
+  const deleteOne = db.prepare('DELETE FROM applications WHERE sid = ? AND account_sid = ?');
   return {
     put: async (a) => void upsert.run(a.sid, a.accountSid, JSON.stringify(a)),
     get: async (accountSid, sid) => parse<ApplicationRecord>(getOne.get(sid, accountSid)),
+    delete: async (accountSid, sid) => deleteOne.run(sid, accountSid).changes > 0,
   };
 }

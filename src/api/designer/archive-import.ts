@@ -1,0 +1,164 @@
+/**
+ * Reads an exported application back, refusing hostile archives: entry names must be plain
+ * relative paths (no `..`, no absolute or drive paths, no backslashes), the declared
+ * uncompressed total and entry count are bounded before anything is inflated, and yauzl checks
+ * while inflating that no entry yields more than it declared.
+ */
+import yauzl from 'yauzl';
+import { z } from 'zod';
+import type {
+  DesignerKind,
+  DesignerMedia,
+  DesignerParameter,
+  DesignerSettings,
+} from '../../store/designer/types.js';
+import { ApiError } from '../http/errors.js';
+import { checkFilename, hasControlCharacters } from './filename.js';
+import { wavProblem } from './wav-check.js';
+
+/** Limits of an import. */
+export interface ArchiveLimits {
+  maxUncompressedBytes: number;
+  maxEntries: number;
+}
+
+/** What an archive holds. */
+export interface ImportedArchive {
+  name?: string;
+  kind?: DesignerKind;
+  state: unknown;
+  settings?: DesignerSettings;
+  parameters: DesignerParameter[];
+  media: DesignerMedia[];
+}
+
+const unsafe = (message: string) => new ApiError(400, 'unsafe-archive', message, 'archive');
+const invalid = (message: string) => new ApiError(400, 'invalid-archive', message, 'archive');
+
+/** Why an entry name is unsafe, or undefined. */
+export function unsafeEntryName(name: string): string | undefined {
+  if (name.includes('\\')) return 'a backslash';
+  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return 'an absolute path';
+  if (name.split('/').some((part) => part === '..')) return 'a ".." segment';
+  if (hasControlCharacters(name)) return 'control characters';
+  return undefined;
+}
+
+const infoSchema = z.object({
+  name: z.string().optional(),
+  kind: z.enum(['voice', 'sms', 'ussd']).optional(),
+});
+const settingsSchema = z.object({
+  logging: z.boolean().default(false),
+  loggingRCML: z.boolean().default(false),
+  loggingES: z.boolean().default(false),
+});
+const parametersSchema = z.object({
+  parameters: z.array(
+    z.object({
+      name: z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/),
+      description: z.string().default(''),
+      value: z
+        .string()
+        .nullish()
+        .transform((v) => v ?? undefined),
+    }),
+  ),
+});
+
+function readEntries(zip: Buffer, limits: ArchiveLimits): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(
+      zip,
+      { lazyEntries: true, validateEntrySizes: true, strictFileNames: true },
+      (err, file) => {
+        if (err || !file)
+          return reject(invalid(`not a readable zip archive: ${err?.message ?? 'unknown error'}`));
+        if (file.entryCount > limits.maxEntries) {
+          file.close();
+          return reject(
+            unsafe(`the archive holds ${file.entryCount} entries; at most ${limits.maxEntries} are accepted`),
+          );
+        }
+        const out = new Map<string, Buffer>();
+        let declared = 0;
+        const fail = (error: ApiError) => {
+          file.close();
+          reject(error);
+        };
+        file.on('error', (e: Error) =>
+          fail(
+            /invalid|relative|absolute|backslash/i.test(e.message) ? unsafe(e.message) : invalid(e.message),
+          ),
+        );
+        file.on('end', () => resolve(out));
+        file.on('entry', (entry: yauzl.Entry) => {
+          const problem = unsafeEntryName(entry.fileName);
+          if (problem) return fail(unsafe(`entry ${JSON.stringify(entry.fileName)} has ${problem}`));
+          declared += entry.uncompressedSize;
+          if (declared > limits.maxUncompressedBytes) {
+            return fail(unsafe(`the archive inflates to more than ${limits.maxUncompressedBytes} bytes`));
+          }
+          if (entry.fileName.endsWith('/')) return file.readEntry();
+          file.openReadStream(entry, (e, stream) => {
+            if (e || !stream) return fail(invalid(`entry ${entry.fileName}: ${e?.message ?? 'unreadable'}`));
+            const parts: Buffer[] = [];
+            stream.on('data', (d: Buffer) => parts.push(d));
+            // yauzl errors when an entry inflates past the size it declares.
+            stream.on('error', (se: Error) => fail(unsafe(`entry ${entry.fileName}: ${se.message}`)));
+            stream.on('end', () => {
+              out.set(entry.fileName, Buffer.concat(parts));
+              file.readEntry();
+            });
+          });
+        });
+        file.readEntry();
+      },
+    );
+  });
+}
+
+function json<T extends z.ZodType>(
+  entries: Map<string, Buffer>,
+  name: string,
+  schema: T,
+): z.infer<T> | undefined {
+  const bytes = entries.get(name);
+  if (!bytes) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch (e) {
+    throw invalid(`${name}: not JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw invalid(`${name}: ${issue.path.join('.') || 'value'}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** Reads and checks an archive (400 `unsafe-archive` / `invalid-archive` when refused). */
+export async function importArchive(zip: Buffer, limits: ArchiveLimits): Promise<ImportedArchive> {
+  const entries = await readEntries(zip, limits);
+  const state = json(entries, 'state', z.unknown());
+  if (state === undefined) throw invalid('the archive has no "state" entry');
+  const media: DesignerMedia[] = [];
+  for (const [name, bytes] of entries) {
+    if (!name.startsWith('wavs/')) continue;
+    const filename = checkFilename(name.slice('wavs/'.length), 'archive');
+    const problem = wavProblem(bytes);
+    if (problem) throw invalid(`${name}: ${problem}`);
+    media.push({ filename, bytes: new Uint8Array(bytes) });
+  }
+  const info = json(entries, 'info', infoSchema);
+  return {
+    name: info?.name,
+    kind: info?.kind,
+    state,
+    settings: json(entries, 'settings', settingsSchema),
+    parameters: json(entries, 'parameters', parametersSchema)?.parameters ?? [],
+    media,
+  };
+}
