@@ -9,7 +9,7 @@ afterEach(async () => {
 
 describe('a designer application answering calls end to end', () => {
   it('created from a template, edited, built and routed, it runs a call and logs it', async () => {
-    const t = setupWithEngine();
+    const t = await setupWithEngine();
     cleanups.push(() => t.close());
     const sid = await t.create({ name: 'pin', template: PIN });
     const structure = (await t.json(`/projects/${sid}`)).body;
@@ -47,7 +47,7 @@ describe('a designer application answering calls end to end', () => {
   });
 
   it('a number routed to an application of another account is refused', async () => {
-    const t = setupWithEngine();
+    const t = await setupWithEngine();
     cleanups.push(() => t.close());
     const sid = await t.create({ name: 'pin', template: PIN });
     const { AUTH_B } = await import('./harness.js');

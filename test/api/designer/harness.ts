@@ -59,8 +59,9 @@ function clientOf(fetch: (req: Request) => Response | Promise<Response>) {
 /** The REST app with a designer service over memory stores (accounts A and B), no engine. */
 export function setup(options: Partial<DesignerServiceOptions> = {}) {
   const store = createMemoryStore();
-  store.accounts.put(account(ACCOUNT_A));
-  store.accounts.put(account(ACCOUNT_B));
+  // The memory store writes at once: no need to wait.
+  void store.accounts.put(account(ACCOUNT_A));
+  void store.accounts.put(account(ACCOUNT_B));
   const designerStore = createMemoryDesignerStore();
   const errors: unknown[] = [];
   const sids = sequentialSids();
@@ -76,12 +77,12 @@ export function setup(options: Partial<DesignerServiceOptions> = {}) {
 }
 
 /** The REST app over its own engine on a virtual clock (accounts A and B). */
-export function setupWithEngine() {
+export async function setupWithEngine() {
   const store = createMemoryStore();
-  store.accounts.put(account(ACCOUNT_A));
-  store.accounts.put(account(ACCOUNT_B));
+  await store.accounts.put(account(ACCOUNT_A));
+  await store.accounts.put(account(ACCOUNT_B));
   const errors: unknown[] = [];
-  const built = createEngineApp({
+  const built = await createEngineApp({
     store,
     baseUrl: BASE,
     clock: 'virtual',
