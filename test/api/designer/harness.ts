@@ -2,6 +2,7 @@ import { createApp } from '../../../src/api/app.js';
 import type { DesignerServiceOptions } from '../../../src/api/designer/context.js';
 import { createDesignerService } from '../../../src/api/designer/service.js';
 import { createEngineApp } from '../../../src/api/engine-server.js';
+import type { EngineEvent } from '../../../src/engine/types.js';
 import { createMemoryDesignerStore } from '../../../src/store/designer/memory.js';
 import { createMemoryStore } from '../../../src/store/memory.js';
 import { sequentialSids } from '../../../src/store/sid.js';
@@ -82,7 +83,9 @@ export async function setupWithEngine() {
   await store.accounts.put(account(ACCOUNT_A));
   await store.accounts.put(account(ACCOUNT_B));
   const errors: unknown[] = [];
+  const events: EngineEvent[] = [];
   const built = await createEngineApp({
+    engine: { onEvent: (e) => events.push(e) },
     store,
     baseUrl: BASE,
     clock: 'virtual',
@@ -93,5 +96,17 @@ export async function setupWithEngine() {
   });
   const client = clientOf((req) => built.app.fetch(req));
   const advance = (seconds: number) => client.json('/sim/Advance', client.form({ Seconds: String(seconds) }));
-  return { ...built, store, errors, advance, ...client };
+  /** Verbs the engine ran for a call, `Parent/Verb` for nested ones. */
+  const verbsOf = (callSid: string) =>
+    events.flatMap((e) =>
+      e.type === 'verb' && e.callSid === callSid ? [e.parent ? `${e.parent}/${e.verb}` : e.verb] : [],
+    );
+  /** Routes a number to an application and places a call to it; resolves with the call sid. */
+  const call = async (appSid: string, number: string, from: string) => {
+    await client.json('/sim/Numbers', client.form({ Number: number, ApplicationSid: appSid }));
+    const placed = await client.json('/sim/Calls', client.form({ From: from, To: number }));
+    if (placed.status !== 200) throw new Error(`call failed: ${JSON.stringify(placed.body)}`);
+    return placed.body.sid as string;
+  };
+  return { ...built, store, errors, events, verbsOf, call, advance, ...client };
 }
