@@ -8,6 +8,7 @@ const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<voi
   { name: 'queue', load: () => import('./queue.js') },
   { name: 'rcml', load: () => import('./rcml.js') },
   { name: 'designer', load: () => import('./designer.js') },
+  { name: 'designer-service', load: () => import('./designer-service.js') },
   { name: 'engine', load: () => import('./engine.js') },
 ];
 
