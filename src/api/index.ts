@@ -9,6 +9,7 @@ export {
   engineRouting,
   type LiveCallInfo,
 } from './callqueue/index.js';
+export * from './designer/index.js';
 export {
   type DesignerApplication,
   type DesignerApplicationOptions,

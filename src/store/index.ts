@@ -1,5 +1,6 @@
 // Public API of the store layer.
 export * from './callqueue/index.js';
+export * from './designer/index.js';
 export { createMemoryStore } from './memory.js';
 export type * from './ports.js';
 export {
