@@ -1,5 +1,4 @@
 /** An application as a zip (archiver): `info`, `state`, `settings`, `parameters`, `wavs/*`. */
-import archiver from 'archiver';
 import type { DesignerStore } from '../../store/designer/ports.js';
 import type { DesignerAppRecord } from '../../store/designer/types.js';
 
@@ -8,6 +7,8 @@ export const ARCHIVE_FORMAT = 1;
 
 /** Zips the saved structure, settings, parameters and media of an application. */
 export async function exportArchive(designer: DesignerStore, record: DesignerAppRecord): Promise<Buffer> {
+  // Loaded on first use: a server that never exports does not pay for it at start-up.
+  const { default: archiver } = await import('archiver');
   const zip = archiver('zip', { zlib: { level: 6 } });
   const chunks: Buffer[] = [];
   zip.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -4,7 +4,7 @@
  * uncompressed total and entry count are bounded before anything is inflated, and yauzl checks
  * while inflating that no entry yields more than it declared.
  */
-import yauzl from 'yauzl';
+import type yauzl from 'yauzl';
 import { z } from 'zod';
 import type {
   DesignerKind,
@@ -66,55 +66,51 @@ const parametersSchema = z.object({
   ),
 });
 
-function readEntries(zip: Buffer, limits: ArchiveLimits): Promise<Map<string, Buffer>> {
+async function readEntries(zip: Buffer, limits: ArchiveLimits): Promise<Map<string, Buffer>> {
+  // Loaded on first use: a server that never imports does not pay for it at start-up.
+  const { fromBuffer } = await import('yauzl');
   return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(
-      zip,
-      { lazyEntries: true, validateEntrySizes: true, strictFileNames: true },
-      (err, file) => {
-        if (err || !file)
-          return reject(invalid(`not a readable zip archive: ${err?.message ?? 'unknown error'}`));
-        if (file.entryCount > limits.maxEntries) {
-          file.close();
-          return reject(
-            unsafe(`the archive holds ${file.entryCount} entries; at most ${limits.maxEntries} are accepted`),
-          );
-        }
-        const out = new Map<string, Buffer>();
-        let declared = 0;
-        const fail = (error: ApiError) => {
-          file.close();
-          reject(error);
-        };
-        file.on('error', (e: Error) =>
-          fail(
-            /invalid|relative|absolute|backslash/i.test(e.message) ? unsafe(e.message) : invalid(e.message),
-          ),
+    fromBuffer(zip, { lazyEntries: true, validateEntrySizes: true, strictFileNames: true }, (err, file) => {
+      if (err || !file)
+        return reject(invalid(`not a readable zip archive: ${err?.message ?? 'unknown error'}`));
+      if (file.entryCount > limits.maxEntries) {
+        file.close();
+        return reject(
+          unsafe(`the archive holds ${file.entryCount} entries; at most ${limits.maxEntries} are accepted`),
         );
-        file.on('end', () => resolve(out));
-        file.on('entry', (entry: yauzl.Entry) => {
-          const problem = unsafeEntryName(entry.fileName);
-          if (problem) return fail(unsafe(`entry ${JSON.stringify(entry.fileName)} has ${problem}`));
-          declared += entry.uncompressedSize;
-          if (declared > limits.maxUncompressedBytes) {
-            return fail(unsafe(`the archive inflates to more than ${limits.maxUncompressedBytes} bytes`));
-          }
-          if (entry.fileName.endsWith('/')) return file.readEntry();
-          file.openReadStream(entry, (e, stream) => {
-            if (e || !stream) return fail(invalid(`entry ${entry.fileName}: ${e?.message ?? 'unreadable'}`));
-            const parts: Buffer[] = [];
-            stream.on('data', (d: Buffer) => parts.push(d));
-            // yauzl errors when an entry inflates past the size it declares.
-            stream.on('error', (se: Error) => fail(unsafe(`entry ${entry.fileName}: ${se.message}`)));
-            stream.on('end', () => {
-              out.set(entry.fileName, Buffer.concat(parts));
-              file.readEntry();
-            });
+      }
+      const out = new Map<string, Buffer>();
+      let declared = 0;
+      const fail = (error: ApiError) => {
+        file.close();
+        reject(error);
+      };
+      file.on('error', (e: Error) =>
+        fail(/invalid|relative|absolute|backslash/i.test(e.message) ? unsafe(e.message) : invalid(e.message)),
+      );
+      file.on('end', () => resolve(out));
+      file.on('entry', (entry: yauzl.Entry) => {
+        const problem = unsafeEntryName(entry.fileName);
+        if (problem) return fail(unsafe(`entry ${JSON.stringify(entry.fileName)} has ${problem}`));
+        declared += entry.uncompressedSize;
+        if (declared > limits.maxUncompressedBytes) {
+          return fail(unsafe(`the archive inflates to more than ${limits.maxUncompressedBytes} bytes`));
+        }
+        if (entry.fileName.endsWith('/')) return file.readEntry();
+        file.openReadStream(entry, (e, stream) => {
+          if (e || !stream) return fail(invalid(`entry ${entry.fileName}: ${e?.message ?? 'unreadable'}`));
+          const parts: Buffer[] = [];
+          stream.on('data', (d: Buffer) => parts.push(d));
+          // yauzl errors when an entry inflates past the size it declares.
+          stream.on('error', (se: Error) => fail(unsafe(`entry ${entry.fileName}: ${se.message}`)));
+          stream.on('end', () => {
+            out.set(entry.fileName, Buffer.concat(parts));
+            file.readEntry();
           });
         });
-        file.readEntry();
-      },
-    );
+      });
+      file.readEntry();
+    });
   });
 }
 

@@ -76,12 +76,12 @@ describe('designer applications', () => {
     const sid = await t.create({ name: 'ivr', template: IVR });
     const before = (await t.json(`/projects/${sid}`)).body;
     const broken = structuredClone(before);
-    broken.nodes[0].steps[0].numDigits = 'two';
+    broken.nodes[0].steps[1].phrase = false;
     broken.nodes[1].steps[1].phrase = 7;
     const refused = await t.json(`/projects/${sid}`, t.send(broken, 'PUT'));
     expect(refused.status).toBe(422);
     expect(refused.body.problems.map((p: { path: string }) => p.path)).toEqual([
-      'nodes[0].steps[0].numDigits',
+      'nodes[0].steps[1].phrase',
       'nodes[1].steps[1].phrase',
     ]);
     expect((await t.json(`/projects/${sid}`)).body).toEqual(before);
