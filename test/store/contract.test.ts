@@ -156,6 +156,28 @@ describe.each(kinds)('%s store', (_name, open) => {
     await s.close();
   });
 
+  it('deletes an application record only through its account', async () => {
+    const s = await open();
+    const app = {
+      sid: `AP${'1'.repeat(32)}`,
+      accountSid: ACCOUNT_A,
+      friendlyName: 'menu',
+      kind: 'voice' as const,
+      voiceCallerIdLookup: false,
+      rcmlUrl: '/visual-designer/services/apps/x/controller',
+      apiVersion: '2012-04-24',
+      dateCreated: 1,
+      dateUpdated: 1,
+    };
+    await s.applications.put(app);
+    expect(await s.applications.delete(ACCOUNT_B, app.sid)).toBe(false);
+    expect(await s.applications.get(ACCOUNT_A, app.sid)).toEqual(app);
+    expect(await s.applications.delete(ACCOUNT_A, app.sid)).toBe(true);
+    expect(await s.applications.get(ACCOUNT_A, app.sid)).toBeUndefined();
+    expect(await s.applications.delete(ACCOUNT_A, app.sid)).toBe(false);
+    await s.close();
+  });
+
   it('stores recordings with their WAV bytes and deletes both', async () => {
     const s = await open();
     const bytes = wav(100);

@@ -129,6 +129,15 @@ export function postgresApplications(db: Reader, writer: GroupWriter): Applicati
           accountSid,
         ]),
       ),
+    delete: async (accountSid, sid) => {
+      const res = await writer.write(
+        one('rcml_applications_delete', 'DELETE FROM applications WHERE sid = $1 AND account_sid = $2', [
+          sid,
+          accountSid,
+        ]),
+      );
+      return (res.rowCount ?? 0) > 0;
+    },
   };
 }
 
