@@ -4,9 +4,22 @@
  * Compiled builds live in this process; the store holds what they are compiled from.
  */
 import { type CompiledApp, compileProject } from '../../designer/compile.js';
+import type { FetchLike } from '../../designer/context.js';
+import type { DesignerStore } from '../../store/designer/ports.js';
 import type { DesignerAppRecord, DesignerBuild, DesignerSettings } from '../../store/designer/types.js';
 import { logLine, logs } from './app-log.js';
-import { type DesignerConfig, mediaPath } from './context.js';
+
+/** What the runtime needs of the service's configuration. */
+export interface RuntimeOptions {
+  designer: DesignerStore;
+  now: () => number;
+  logMaxBytes: number;
+  maxPinnedCalls: number;
+  fetch?: FetchLike;
+  esMaxTimeout: number;
+  /** Where an application's local media files are served. */
+  mediaPath: (sid: string) => string;
+}
 
 /** One compiled build. */
 export interface RunningBuild {
@@ -41,14 +54,14 @@ export class DesignerRuntime {
   private readonly pins = new Map<string, RunningBuild>();
   private readonly pending = new Map<string, string[]>();
 
-  constructor(private readonly config: DesignerConfig) {}
+  constructor(private readonly config: RuntimeOptions) {}
 
   /** Compiles a build (throws `ProjectError` when the structure is invalid). */
   compile(sid: string, build: Pick<DesignerBuild, 'state' | 'parameters' | 'version'>): RunningBuild {
     const app = compileProject(build.state, {
       parameters: build.parameters,
       applicationSid: sid,
-      mediaBaseUrl: mediaPath(this.config, sid),
+      mediaBaseUrl: this.config.mediaPath(sid),
       fetch: this.config.fetch,
       esMaxTimeout: this.config.esMaxTimeout,
       onLog: (entry) => {

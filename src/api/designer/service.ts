@@ -7,7 +7,13 @@ import { ApiError } from '../http/errors.js';
 import { registerArchive } from './archive.js';
 import { registerBuild } from './build.js';
 import { registerConfig } from './config.js';
-import { configOf, type DesignerDeps, type DesignerEnv, type DesignerServiceOptions } from './context.js';
+import {
+  configOf,
+  type DesignerDeps,
+  type DesignerEnv,
+  type DesignerServiceOptions,
+  mediaPath,
+} from './context.js';
 import { controllerHandler, registerController } from './controller.js';
 import { registerLogs } from './logs.js';
 import { registerMedia } from './media.js';
@@ -49,7 +55,7 @@ export function designerError(err: ApiError, c: Context): Response {
 /** Builds the service over its stores. Every route needs HTTP Basic authentication. */
 export function createDesignerService(options: DesignerServiceOptions): DesignerService {
   const config = configOf(options);
-  const runtime = new DesignerRuntime(config);
+  const runtime = new DesignerRuntime({ ...config, mediaPath: (sid) => mediaPath(config, sid) });
   const deps: DesignerDeps = { config, runtime };
   const app = new Hono<DesignerEnv>();
   app.use('*', basicAuth(config.store.accounts));
