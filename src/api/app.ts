@@ -10,6 +10,12 @@ import { createCallQueueRoutes } from './callqueue/index.js';
 import type { CallQueueRouting } from './callqueue/routing.js';
 import { SERVICE_PATH } from './designer/context.js';
 import { createDesignerService, type DesignerService, designerError } from './designer/service.js';
+import {
+  type EnterpriseAreaOptions,
+  enterpriseNotFound,
+  isAnnouncementUpload,
+  mountEnterpriseAreas,
+} from './enterprise/mount.js';
 import { basicAuth } from './http/auth.js';
 import { ApiError, errorResponse } from './http/errors.js';
 import { createListCache } from './http/list-cache.js';
@@ -52,6 +58,11 @@ export interface AppOptions {
    * over an in-memory designer store (its body limits are its own, not `maxBodyBytes`).
    */
   designer?: DesignerService;
+  /**
+   * The enterprise areas (`/enterprises`, `/autoattendant`, `/taskrouter`): their store
+   * (default a new memory store), sids, password cost and announcement size limit.
+   */
+  enterprise?: EnterpriseAreaOptions;
   /** The Call Queuing product at `{base_url}/callqueue`. */
   callQueue?: CallQueueAppOptions;
 }
@@ -151,12 +162,22 @@ export function createApp(options: AppOptions): Hono {
   });
   // GET and HEAD carry no body; asking for one would make @hono/node-server build a whole
   // Request (with an AbortController) for every read.
-  // The designer service sets its own limits (media and archives are larger than records).
+  // The designer service and announcement uploads set their own limits (media and archives
+  // are larger than records).
   const designerPath = `${base.path}${SERVICE_PATH}`;
+  const isUpload = isAnnouncementUpload(base.path);
   app.use('*', (c, next) =>
-    c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.path.startsWith(`${designerPath}/`)
+    c.req.method === 'GET' ||
+    c.req.method === 'HEAD' ||
+    c.req.path.startsWith(`${designerPath}/`) ||
+    isUpload(c.req.method, c.req.path)
       ? next()
       : limitBody(c, next),
+  );
+  mountEnterpriseAreas(
+    app,
+    { basePath: base.path, baseUrl: base.full, accounts: options.store.accounts, now, onError },
+    options.enterprise,
   );
   app.route(`${base.path}/platform/${API_VERSION}`, platform);
   app.route(`${base.path}/${API_VERSION}`, platform);
@@ -185,8 +206,13 @@ export function createApp(options: AppOptions): Hono {
   platform.onError(handle);
   sim.onError(handle);
   designer.app.onError(handle);
-  app.notFound((c) =>
-    c.json({ status: 404, code: 'not-found', message: `no resource at ${c.req.method} ${c.req.path}` }, 404),
+  app.notFound(
+    (c) =>
+      enterpriseNotFound(c, base.path) ??
+      c.json(
+        { status: 404, code: 'not-found', message: `no resource at ${c.req.method} ${c.req.path}` },
+        404,
+      ),
   );
   return app;
 }

@@ -16,6 +16,7 @@ import { engineRouting } from './callqueue/engine-routing.js';
 import { SERVICE_PATH } from './designer/context.js';
 import { createDesignerService, type DesignerService } from './designer/service.js';
 import { createEngineControl } from './engine-control.js';
+import type { EnterpriseAreaOptions } from './enterprise/mount.js';
 import type { CallControl } from './platform/call-control.js';
 import { startServer } from './server.js';
 
@@ -51,6 +52,8 @@ export interface EngineAppOptions {
   callQueueStore?: CallQueueStore;
   /** Store of the Visual Designer service (closed with the server). Default: in memory. */
   designer?: DesignerStore;
+  /** The enterprise areas' store and settings; their store is closed with the server. */
+  enterprise?: EnterpriseAreaOptions;
 }
 
 /** A REST app wired to its own engine, for embedding in any server. */
@@ -186,6 +189,7 @@ export async function createEngineApp(options: EngineAppOptions & { baseUrl: str
     maxBodyBytes: options.maxBodyBytes,
     onError: options.onError,
     callQueue: { store: options.callQueueStore, routing: engineRouting(engine) },
+    enterprise: options.enterprise,
   });
   let closing: Promise<void> | undefined;
   const close = async () => {
@@ -195,6 +199,7 @@ export async function createEngineApp(options: EngineAppOptions & { baseUrl: str
       await designer.close();
       await options.store.close();
       await options.callQueueStore?.close();
+      await options.enterprise?.store?.close();
     }
   };
   return {
@@ -238,6 +243,7 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
       maxBodyBytes: options.maxBodyBytes,
       onError: options.onError,
       callQueue: { store: options.callQueueStore, routing: engineRouting(engine) },
+      enterprise: options.enterprise,
     });
   } catch (err) {
     await stored.close();
@@ -257,6 +263,7 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
         await designer.close();
         await options.store.close();
         await options.callQueueStore?.close();
+        await options.enterprise?.store?.close();
       }
     }
   };

@@ -1,5 +1,7 @@
 // Public API of the api layer.
 export { type AppOptions, type CallQueueAppOptions, createApp } from './app.js';
+export { hashPassword, verifyPassword } from './autoattendant/password.js';
+export { checkWav, sanitizeFileName, type WavCheck } from './autoattendant/wav-check.js';
 export {
   type CallQueueRoutes,
   type CallQueueRoutesOptions,
@@ -26,6 +28,10 @@ export {
   type ServerEngineOptions,
   startEngineServer,
 } from './engine-server.js';
+export { ENTERPRISE_ERRORS } from './enterprise/codes.js';
+export { EnterpriseError } from './enterprise/errors.js';
+export type { EnterpriseAreaOptions } from './enterprise/mount.js';
+export { isoSeconds } from './enterprise/timestamps.js';
 export { ApiError } from './http/errors.js';
 export type {
   CallControl,

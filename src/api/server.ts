@@ -5,6 +5,7 @@ import { ACCOUNT_SID_PATTERN, randomAuthToken, randomSid } from '../store/sid.js
 import type { AccountRecord } from '../store/types.js';
 import { type CallQueueAppOptions, createApp } from './app.js';
 import type { DesignerService } from './designer/service.js';
+import type { EnterpriseAreaOptions } from './enterprise/mount.js';
 import type { CallControl } from './platform/call-control.js';
 
 /** The account a server authenticates, and whether it was just created. */
@@ -78,6 +79,8 @@ export interface ServerOptions {
   callQueue?: CallQueueAppOptions;
   /** The Visual Designer service. Default: one over an in-memory store. */
   designer?: DesignerService;
+  /** The enterprise areas' store and settings (see `createApp`). */
+  enterprise?: EnterpriseAreaOptions;
 }
 
 /** A running server. */
@@ -113,6 +116,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     maxBodyBytes: options.maxBodyBytes,
     onError: options.onError,
     callQueue: options.callQueue,
+    enterprise: options.enterprise,
   });
   return {
     url,

@@ -1,6 +1,7 @@
 // Public API of the store layer.
 export * from './callqueue/index.js';
 export * from './designer/index.js';
+export * from './enterprise/index.js';
 export { createMemoryStore } from './memory.js';
 export type * from './ports.js';
 export {

@@ -7,6 +7,7 @@ import { startEngineServer } from '../../api/engine-server.js';
 import { ensureAccount } from '../../api/server.js';
 import { openSqliteCallQueueStore } from '../../store/callqueue/sqlite.js';
 import { openSqliteDesignerStore } from '../../store/designer/sqlite.js';
+import { openSqliteEnterpriseStore } from '../../store/enterprise/sqlite.js';
 import { openSqliteStore } from '../../store/sqlite/open.js';
 
 function port(value: string): number {
@@ -119,9 +120,11 @@ export function registerServe(program: Command): void {
       const store = await openSqliteStore({ dir: options.data });
       let ensured: Awaited<ReturnType<typeof ensureAccount>>;
       let designer: ReturnType<typeof openSqliteDesignerStore>;
+      let enterpriseStore: ReturnType<typeof openSqliteEnterpriseStore>;
       try {
         ensured = await ensureAccount(store, { sid: options.accountSid, authToken: options.authToken });
         designer = openSqliteDesignerStore({ dir: options.data });
+        enterpriseStore = openSqliteEnterpriseStore({ dir: options.data });
       } catch (err) {
         await store.close();
         command.error(`error: ${err instanceof Error ? err.message : String(err)}`, { exitCode: 2 });
@@ -136,6 +139,7 @@ export function registerServe(program: Command): void {
         accountSid: ensured.account.sid,
         callQueueStore: openSqliteCallQueueStore({ dir: options.data }),
         designer,
+        enterprise: { store: enterpriseStore },
       });
       const lines = [`rcml serve: listening on ${server.url} (data ${options.data}, clock ${options.clock})`];
       try {

@@ -1,0 +1,36 @@
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { invalidParameter } from './errors.js';
+
+/**
+ * The request body as an object: JSON (the areas' format) or form-encoded fields. A malformed
+ * body is a 400 (`data` null: there is nothing to echo).
+ */
+export async function readBody(c: Context): Promise<Record<string, unknown>> {
+  const type = c.req.header('Content-Type') ?? '';
+  if (type.includes('application/x-www-form-urlencoded')) {
+    return Object.fromEntries(new URLSearchParams(await c.req.text()));
+  }
+  const text = await c.req.text();
+  if (text.trim() === '') return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw invalidParameter('body', 'request body is not valid JSON', null);
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw invalidParameter('body', 'request body must be a JSON object', null);
+  }
+  return body as Record<string, unknown>;
+}
+
+/** Validates a body with a zod schema; the first problem is a 400 naming its field, echoing the body. */
+export function parseBody<S extends z.ZodType>(schema: S, body: Record<string, unknown>): z.output<S> {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue.path.length > 0 ? issue.path.join('.') : 'body';
+  const message = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
+  throw invalidParameter(field, message, body);
+}

@@ -1,0 +1,5 @@
+// Public API of the enterprise store.
+export { createMemoryEnterpriseStore } from './memory.js';
+export * from './ports.js';
+export { openSqliteEnterpriseStore, type SqliteEnterpriseStoreOptions } from './sqlite.js';
+export type * from './types.js';
