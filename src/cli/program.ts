@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Command } from 'commander';
 import { registerCompile } from './commands/compile.js';
+import { registerEnterprise } from './commands/enterprise.js';
 import { registerGraph } from './commands/graph.js';
 import { registerLint } from './commands/lint.js';
 import { registerServe } from './commands/serve.js';
@@ -33,6 +34,7 @@ export function createProgram(): Command {
   registerLint(program);
   registerGraph(program);
   registerServe(program);
+  registerEnterprise(program);
   program.hook('postAction', (_program, command) => {
     if (process.exitCode !== USAGE_EXIT_CODE) return;
     const output = command.configureOutput();
