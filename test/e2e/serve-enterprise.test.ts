@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { enterpriseCreateCommand } from '../../src/cli/commands/enterprise.js';
 import { writeWav } from '../../src/engine/wav.js';
+import type { Answer } from '../api/enterprise/harness.js';
 
 const MAIN = join(import.meta.dirname, '../../src/cli/main.ts');
 const cleanups: Array<() => unknown> = [];
@@ -100,7 +101,7 @@ describe('enterprise areas over rcml serve', () => {
         (init.headers as Record<string, string>)['Content-Type'] = 'application/json';
       }
       const res = await fetch(`${serve.url}${path}`, init);
-      return { status: res.status, body: (await res.json()) as Record<string, any> };
+      return { status: res.status, body: (await res.json()) as Answer['body'] };
     };
 
     // The BG_ADMIN adds an AA_ADMIN, who may not add users itself.
