@@ -10,6 +10,7 @@ const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<voi
   { name: 'designer', load: () => import('./designer.js') },
   { name: 'designer-service', load: () => import('./designer-service.js') },
   { name: 'engine', load: () => import('./engine.js') },
+  { name: 'callqueue', load: () => import('./callqueue.js') },
 ];
 
 for (const suite of suites) {

@@ -36,6 +36,7 @@ const numberSchema = z
     voiceFallbackMethod: method.optional(),
     statusCallback: url.optional(),
     statusCallbackMethod: method.optional(),
+    statusCallbackEvent: z.array(z.enum(['initiated', 'ringing', 'answered', 'completed'])).optional(),
   })
   .strict();
 
