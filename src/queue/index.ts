@@ -8,6 +8,6 @@ export * from './rejoin.js';
 export * from './result.js';
 export * from './sid.js';
 export * from './snapshot.js';
-export type { LocatedMember, QueueStore } from './store.js';
+export type { AtomicArrival, LocatedMember, QueueStore } from './store.js';
 export * from './types.js';
 export * from './wait-params.js';

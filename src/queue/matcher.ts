@@ -152,10 +152,63 @@ export class QueueMatcher {
     checkArrival(request);
     const queue = await this.queue(request.accountSid, request.queueName);
     return this.serial.run(queue.sid, async () => {
+      if (this.store.arrive) return this.arriveAtomic(queue, request.callSid, request.side);
       // The size limit may have changed since `queue` was read.
       const current = (await this.store.getQueue(queue.sid)) ?? queue;
       return this.arriveLocked(current, request.callSid, request.side);
     });
+  }
+
+  /**
+   * An arrival through the store's atomic `arrive` (a store shared by several processes): the
+   * store decides in one step, this reports it exactly as {@link arriveLocked} would.
+   */
+  private async arriveAtomic(queue: QueueInfo, callSid: string, side: QueueSide): Promise<ArriveOutcome> {
+    const other = otherSide(side);
+    const now = this.clock();
+    const done = await (this.store.arrive as NonNullable<QueueStore['arrive']>)(queue.sid, {
+      callSid,
+      side,
+      enqueuedAt: now,
+    });
+    if (done.status === 'already-waiting') {
+      throw new QueueError(
+        'already-waiting',
+        `call ${callSid} is already waiting on the ${other} side of ${queue.sid}`,
+      );
+    }
+    const current = done.queue;
+    if (done.status === 'matched') {
+      const partnerWaitMs = Math.max(0, now - done.partner.enqueuedAt);
+      if (this.listening) {
+        const base = this.base(current, now);
+        this.emit({
+          ...base,
+          type: 'match',
+          waiting: { callSid: done.partner.callSid, side: other, waitMs: partnerWaitMs },
+          arriving: { callSid, side },
+        });
+        if (done.otherSize >= 1) {
+          this.emit({ ...base, type: 'position-change', side: other, vacated: 1, size: done.otherSize });
+        }
+      }
+      return { status: 'matched', queue: current, partner: done.partner, partnerWaitMs };
+    }
+    if (done.status === 'queue-full') {
+      this.emit({
+        ...this.base(current, now),
+        type: 'queue-full',
+        callSid,
+        side,
+        size: done.size,
+        maxSize: current.maxSize,
+      });
+      return { status: 'queue-full', queue: current, size: done.size };
+    }
+    const position = done.position;
+    if (this.listening)
+      this.emit({ ...this.base(current, now), type: 'enqueue', callSid, side, position, size: position });
+    return { status: 'waiting', queue: current, ticket: { queueSid: current.sid, side, callSid }, position };
   }
 
   /**
@@ -253,6 +306,7 @@ export class QueueMatcher {
   }
 
   private async arriveLocked(queue: QueueInfo, callSid: string, side: QueueSide): Promise<ArriveOutcome> {
+    if (this.store.arrive) return this.arriveAtomic(queue, callSid, side);
     const other = otherSide(side);
     if (await this.store.position(queue.sid, other, callSid)) {
       throw new QueueError(

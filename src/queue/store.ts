@@ -6,6 +6,17 @@ export interface LocatedMember {
   position: number;
 }
 
+/** What an atomic {@link QueueStore.arrive} did. */
+export type AtomicArrival =
+  /** The call already waits on the other side: nothing changed. */
+  | { status: 'already-waiting' }
+  /** The other side's head was removed for it (and its wait recorded as served). */
+  | { status: 'matched'; queue: QueueInfo; partner: QueueMember; otherSize: number }
+  /** Its side is at the queue's size limit: nothing changed. */
+  | { status: 'queue-full'; queue: QueueInfo; size: number }
+  /** Appended at the tail of its side. */
+  | { status: 'waiting'; queue: QueueInfo; position: number };
+
 /**
  * Where queues and their waiting members live. Narrow and asynchronous so that a shared,
  * multi-process store can implement it; {@link MemoryQueueStore} is the default.
@@ -40,4 +51,13 @@ export interface QueueStore {
   /** Adds one served member's wait to the side's totals. */
   recordServed(queueSid: string, side: QueueSide, waitMs: number): Promise<void>;
   servedStats(queueSid: string, side: QueueSide): Promise<ServedStats>;
+
+  /**
+   * Optional: the whole arrival of `member` as one atomic step, for stores shared by several
+   * processes (where the matcher's own per-queue ordering does not reach): refuse it when it
+   * waits on the other side; else take the other side's head (recording its wait as served at
+   * `member.enqueuedAt`); else refuse it at the queue's current size limit; else append it.
+   * Throws `already-waiting` when it already waits on its own side.
+   */
+  arrive?(queueSid: string, member: QueueMember): Promise<AtomicArrival>;
 }

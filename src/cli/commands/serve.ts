@@ -5,6 +5,7 @@ import { InvalidArgumentError, Option } from 'commander';
 import { serveDesignerProject } from '../../api/designer-application.js';
 import { startEngineServer } from '../../api/engine-server.js';
 import { ensureAccount } from '../../api/server.js';
+import { type ClusterBackends, openClusterBackends } from '../../cluster/backends.js';
 import { openSqliteCallQueueStore } from '../../store/callqueue/sqlite.js';
 import { openSqliteDesignerStore } from '../../store/designer/sqlite.js';
 import { openSqliteEnterpriseStore } from '../../store/enterprise/sqlite.js';
@@ -76,13 +77,46 @@ interface ServeOptions {
   authToken?: string;
   number?: NumberRoute[];
   project?: string;
+  database?: string;
+  redis?: string;
+  nodeId?: string;
+}
+
+/** The store (and, in a cluster, the shared queues) a node runs on. */
+async function openBackends(options: ServeOptions, command: Command) {
+  if (options.database === undefined) {
+    if (options.redis !== undefined || options.nodeId !== undefined) {
+      command.error('error: --redis and --node-id need --database', { exitCode: 2 });
+    }
+    const store = await openSqliteStore({ dir: options.data });
+    return { store, where: `data ${options.data}`, cluster: undefined };
+  }
+  if (!/^postgres(ql)?:\/\//.test(options.database)) {
+    command.error('error: --database must be a postgres:// URL', { exitCode: 2 });
+  }
+  if (options.redis !== undefined && !/^rediss?:\/\//.test(options.redis)) {
+    command.error('error: --redis must be a redis:// URL', { exitCode: 2 });
+  }
+  const nodeId = options.nodeId ?? 'node1';
+  const cluster: ClusterBackends = await openClusterBackends({
+    databaseUrl: options.database,
+    redisUrl: options.redis,
+    nodeId,
+    // Several platforms can share one Redis, each under its own key prefix.
+    redisPrefix: process.env.RCML_REDIS_PREFIX || undefined,
+  });
+  return {
+    store: cluster.store,
+    where: `node ${nodeId}, PostgreSQL${cluster.queueStore ? ' + Redis' : ''}`,
+    cluster,
+  };
 }
 
 /** Registers `rcml serve`: the platform REST API and its call engine, records in SQLite under --data. */
 export function registerServe(program: Command): void {
   program
     .command('serve')
-    .description('serve the platform REST API and run calls (records in SQLite under --data)')
+    .description('serve the platform REST API and run calls (records in SQLite under --data, or PostgreSQL)')
     .addOption(
       new Option('--port <port>', 'port to listen on (0 picks a free one)').default(8080).argParser(port),
     )
@@ -106,6 +140,19 @@ export function registerServe(program: Command): void {
       ).argParser(numberRoute),
     )
     .option('--project <state.json>', 'serve a Visual Designer project as an application')
+    .addOption(
+      new Option('--database <url>', 'keep records in PostgreSQL (postgres://...) instead of --data').env(
+        'RCML_DATABASE_URL',
+      ),
+    )
+    .addOption(
+      new Option('--redis <url>', 'share queues with the other nodes through Redis (redis://...)').env(
+        'RCML_REDIS_URL',
+      ),
+    )
+    .addOption(
+      new Option('--node-id <name>', "this node's name in the cluster (default node1)").env('RCML_NODE_ID'),
+    )
     .action(async (options: ServeOptions, command: Command) => {
       // Usage errors go through command.error, which prints the usage of `rcml serve` too.
       if (options.seed !== undefined && options.clock !== 'virtual') {
@@ -117,7 +164,7 @@ export function registerServe(program: Command): void {
       }
       // Read the project before opening anything, so a bad file leaves nothing behind.
       const project = options.project ? readProject(options.project, command) : undefined;
-      const store = await openSqliteStore({ dir: options.data });
+      const { store, where, cluster } = await openBackends(options, command);
       let ensured: Awaited<ReturnType<typeof ensureAccount>>;
       let designer: ReturnType<typeof openSqliteDesignerStore>;
       let enterpriseStore: ReturnType<typeof openSqliteEnterpriseStore>;
@@ -127,6 +174,7 @@ export function registerServe(program: Command): void {
         enterpriseStore = openSqliteEnterpriseStore({ dir: options.data });
       } catch (err) {
         await store.close();
+        await cluster?.close();
         command.error(`error: ${err instanceof Error ? err.message : String(err)}`, { exitCode: 2 });
       }
       const server = await startEngineServer({
@@ -140,8 +188,18 @@ export function registerServe(program: Command): void {
         callQueueStore: openSqliteCallQueueStore({ dir: options.data }),
         designer,
         enterprise: { store: enterpriseStore },
+        engine: cluster
+          ? { queues: { store: cluster.queueStore }, instanceId: options.nodeId ?? 'node1' }
+          : undefined,
       });
-      const lines = [`rcml serve: listening on ${server.url} (data ${options.data}, clock ${options.clock})`];
+      const close = async () => {
+        try {
+          await server.close();
+        } finally {
+          await cluster?.close();
+        }
+      };
+      const lines = [`rcml serve: listening on ${server.url} (${where}, clock ${options.clock})`];
       try {
         let controllerUrl: string | undefined;
         if (project !== undefined && options.project) {
@@ -162,7 +220,7 @@ export function registerServe(program: Command): void {
           lines.push(`number ${route.number} -> ${voiceUrl}`);
         }
       } catch (err) {
-        await server.close();
+        await close();
         throw err;
       }
       if (store.interruptedCalls.length > 0) {
@@ -173,7 +231,7 @@ export function registerServe(program: Command): void {
       lines.push(`account sid: ${ensured.account.sid}`);
       process.stdout.write(`${lines.join('\n')}\n`);
       const stop = () => {
-        void server.close();
+        void close();
       };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);

@@ -1,0 +1,235 @@
+import type { Redis } from 'ioredis';
+import { QueueError } from '../queue/errors.js';
+import type { AtomicArrival, LocatedMember, QueueStore } from '../queue/store.js';
+import type { QueueInfo, QueueMember, QueueSide, ServedStats } from '../queue/types.js';
+import { otherSide } from '../queue/types.js';
+import { ARRIVE, DEQUEUE_HEAD, ENQUEUE, ENSURE_QUEUE, REMOVE, SET_MAX_SIZE } from './redis-scripts.js';
+
+type Reply = string | number | null | Reply[];
+
+/** Maps a script's error reply to the queue layer's errors. */
+function translate(err: unknown, queueSid: string, callSid?: string): never {
+  const message = err instanceof Error ? err.message : String(err);
+  if (message.includes('UNKNOWN_QUEUE'))
+    throw new QueueError('unknown-queue', `no queue with sid ${queueSid}`);
+  if (message.includes('ALREADY_WAITING')) {
+    throw new QueueError('already-waiting', `call ${callSid} is already waiting in ${queueSid}`);
+  }
+  if (message.includes('SID_TAKEN')) {
+    throw new QueueError('invalid-sid', `queue sid ${queueSid} is already used by another queue`);
+  }
+  throw err;
+}
+
+/**
+ * The {@link QueueStore} of a cluster: queues and their members in Redis, shared by every node.
+ * Every operation is one Lua script (see `redis-scripts.ts` for why scripts and the key layout),
+ * so it is atomic across processes and costs one round trip; member operations are O(log n)
+ * (sorted sets). `arrive` does a whole arrival in one step, so two nodes can never match the
+ * same waiting call and each side stays first come, first served.
+ */
+export class RedisQueueStore implements QueueStore {
+  private readonly sha = new Map<string, string>();
+
+  /** `prefix` starts every key (several platforms can share a Redis, one prefix each). */
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = 'rcml',
+  ) {}
+
+  private key(...parts: string[]): string {
+    return `${this.prefix}:${parts.join(':')}`;
+  }
+
+  /** Runs a script by its hash, loading it on first use (or after a server restart). */
+  private async script(lua: string, keys: string[], args: Array<string | number>): Promise<Reply> {
+    let sha = this.sha.get(lua);
+    if (sha) {
+      try {
+        return (await this.redis.evalsha(sha, keys.length, ...keys, ...args)) as Reply;
+      } catch (err) {
+        if (!(err instanceof Error && err.message.includes('NOSCRIPT'))) throw err;
+      }
+    }
+    sha = (await this.redis.script('LOAD', lua)) as string;
+    this.sha.set(lua, sha);
+    return (await this.redis.evalsha(sha, keys.length, ...keys, ...args)) as Reply;
+  }
+
+  private lineKeys(queueSid: string, side: QueueSide) {
+    return {
+      queue: this.key('queue', queueSid),
+      line: this.key('line', queueSid, side),
+      seq: this.key('seq', queueSid),
+      members: this.key('member', queueSid),
+      served: this.key('served', queueSid),
+    };
+  }
+
+  async ensureQueue(candidate: QueueInfo): Promise<QueueInfo> {
+    const keys = [
+      this.key('queue', candidate.sid),
+      this.key('names', candidate.accountSid),
+      this.key('order', candidate.accountSid),
+    ];
+    try {
+      const raw = await this.script(ENSURE_QUEUE, keys, [
+        JSON.stringify(candidate),
+        candidate.name,
+        candidate.sid,
+        candidate.dateCreated,
+        this.key('queue', ''),
+      ]);
+      return JSON.parse(raw as string) as QueueInfo;
+    } catch (err) {
+      translate(err, candidate.sid);
+    }
+  }
+
+  async getQueue(queueSid: string): Promise<QueueInfo | undefined> {
+    const raw = await this.redis.get(this.key('queue', queueSid));
+    return raw === null ? undefined : (JSON.parse(raw) as QueueInfo);
+  }
+
+  async findQueue(accountSid: string, name: string): Promise<QueueInfo | undefined> {
+    const sid = await this.redis.hget(this.key('names', accountSid), name);
+    return sid === null ? undefined : this.getQueue(sid);
+  }
+
+  async listQueues(accountSid: string): Promise<QueueInfo[]> {
+    const sids = await this.redis.zrange(this.key('order', accountSid), '0', '-1');
+    if (sids.length === 0) return [];
+    const raws = await this.redis.mget(...sids.map((s) => this.key('queue', s)));
+    return raws.filter((r): r is string => r !== null).map((r) => JSON.parse(r) as QueueInfo);
+  }
+
+  async setMaxSize(queueSid: string, maxSize: number): Promise<QueueInfo | undefined> {
+    const raw = await this.script(SET_MAX_SIZE, [this.key('queue', queueSid)], [maxSize]);
+    return raw === null ? undefined : (JSON.parse(raw as string) as QueueInfo);
+  }
+
+  async enqueue(queueSid: string, member: QueueMember): Promise<number> {
+    const k = this.lineKeys(queueSid, member.side);
+    try {
+      return (await this.script(
+        ENQUEUE,
+        [k.queue, k.line, k.seq, k.members],
+        [member.callSid, JSON.stringify(member)],
+      )) as number;
+    } catch (err) {
+      translate(err, queueSid, member.callSid);
+    }
+  }
+
+  async dequeueHead(queueSid: string, side: QueueSide): Promise<QueueMember | undefined> {
+    const k = this.lineKeys(queueSid, side);
+    try {
+      const raw = await this.script(DEQUEUE_HEAD, [k.queue, k.line, k.members], []);
+      return raw === null ? undefined : (JSON.parse(raw as string) as QueueMember);
+    } catch (err) {
+      translate(err, queueSid);
+    }
+  }
+
+  async remove(queueSid: string, side: QueueSide, callSid: string): Promise<LocatedMember | undefined> {
+    const k = this.lineKeys(queueSid, side);
+    try {
+      const reply = (await this.script(REMOVE, [k.queue, k.line, k.members], [callSid])) as
+        | [string, number]
+        | null;
+      return reply === null ? undefined : { member: JSON.parse(reply[0]) as QueueMember, position: reply[1] };
+    } catch (err) {
+      translate(err, queueSid, callSid);
+    }
+  }
+
+  async position(queueSid: string, side: QueueSide, callSid: string): Promise<LocatedMember | undefined> {
+    const k = this.lineKeys(queueSid, side);
+    const [[, exists], [, rank], [, raw]] = (await this.redis
+      .multi()
+      .exists(k.queue)
+      .zrank(k.line, callSid)
+      .hget(k.members, callSid)
+      .exec()) as [[unknown, number], [unknown, number | null], [unknown, string | null]];
+    if (!exists) throw new QueueError('unknown-queue', `no queue with sid ${queueSid}`);
+    if (rank === null || raw === null) return undefined;
+    return { member: JSON.parse(raw) as QueueMember, position: rank + 1 };
+  }
+
+  async size(queueSid: string, side: QueueSide): Promise<number> {
+    const k = this.lineKeys(queueSid, side);
+    const [[, exists], [, size]] = (await this.redis.multi().exists(k.queue).zcard(k.line).exec()) as [
+      [unknown, number],
+      [unknown, number],
+    ];
+    if (!exists) throw new QueueError('unknown-queue', `no queue with sid ${queueSid}`);
+    return size;
+  }
+
+  async list(queueSid: string, side: QueueSide): Promise<QueueMember[]> {
+    const k = this.lineKeys(queueSid, side);
+    const sids = await this.redis.zrange(k.line, '0', '-1');
+    if (sids.length === 0) return [];
+    const raws = await this.redis.hmget(k.members, ...sids);
+    return raws.filter((r): r is string => r !== null).map((r) => JSON.parse(r) as QueueMember);
+  }
+
+  async recordServed(queueSid: string, side: QueueSide, waitMs: number): Promise<void> {
+    const served = this.key('served', queueSid);
+    await this.redis
+      .multi()
+      .hincrby(served, `${side}:count`, 1)
+      .hincrby(served, `${side}:wait`, waitMs)
+      .exec();
+  }
+
+  async servedStats(queueSid: string, side: QueueSide): Promise<ServedStats> {
+    const [count, wait] = await this.redis.hmget(
+      this.key('served', queueSid),
+      `${side}:count`,
+      `${side}:wait`,
+    );
+    return { count: Number(count ?? 0), totalWaitMs: Number(wait ?? 0) };
+  }
+
+  async arrive(queueSid: string, member: QueueMember): Promise<AtomicArrival> {
+    const own = this.lineKeys(queueSid, member.side);
+    const other = otherSide(member.side);
+    const keys = [own.queue, own.line, this.key('line', queueSid, other), own.seq, own.members, own.served];
+    let reply: Reply[];
+    try {
+      reply = (await this.script(ARRIVE, keys, [
+        member.callSid,
+        JSON.stringify(member),
+        member.enqueuedAt,
+        other,
+      ])) as Reply[];
+    } catch (err) {
+      translate(err, queueSid, member.callSid);
+    }
+    const queue = () => JSON.parse(reply[2] as string) as QueueInfo;
+    switch (reply[0]) {
+      case 'already-waiting':
+        return { status: 'already-waiting' };
+      case 'matched':
+        return {
+          status: 'matched',
+          partner: JSON.parse(reply[1] as string) as QueueMember,
+          queue: queue(),
+          otherSize: reply[3] as number,
+        };
+      case 'queue-full':
+        return {
+          status: 'queue-full',
+          queue: JSON.parse(reply[1] as string) as QueueInfo,
+          size: reply[2] as number,
+        };
+      default:
+        return {
+          status: 'waiting',
+          queue: JSON.parse(reply[1] as string) as QueueInfo,
+          position: reply[2] as number,
+        };
+    }
+  }
+}

@@ -1,0 +1,115 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PG_URL, REDIS_PREFIX, REDIS_URL } from '../support/services.js';
+
+const MAIN = join(import.meta.dirname, '../../src/cli/main.ts');
+const ACCOUNT = `AC${'c'.repeat(32)}`;
+const TOKEN = 'cluster-token';
+const AUTH = `Basic ${Buffer.from(`${ACCOUNT}:${TOKEN}`).toString('base64')}`;
+const children: ChildProcess[] = [];
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+  for (const f of cleanups.splice(0)) await f();
+});
+
+/** A database of its own for the nodes of one test (they use its default schema). */
+async function clusterDatabase(): Promise<string> {
+  const name = `rcml_test_${process.pid}_${randomBytes(4).toString('hex')}_c`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: PG_URL });
+    await c.connect();
+    await c.query(sql).finally(() => c.end());
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  cleanups.push(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Starts one node; resolves once it listens. */
+function node(args: string[], env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      MAIN,
+      'serve',
+      '--port',
+      '0',
+      '--account-sid',
+      ACCOUNT,
+      '--auth-token',
+      TOKEN,
+      ...args,
+    ],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stderr?.on('data', (d) => {
+    err += d;
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout?.on('data', (d) => {
+      out += d;
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (url && /account sid: AC/.test(out)) resolve({ url, child });
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+  });
+}
+
+const stop = (child: ChildProcess) =>
+  new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+
+const get = async (url: string) => (await fetch(url, { headers: { Authorization: AUTH } })).json();
+const post = async (url: string, body: string) =>
+  (await fetch(url, {
+    method: 'POST',
+    headers: { Authorization: AUTH, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body,
+  }).then((r) => r.json())) as Record<string, string>;
+
+describe.skipIf(!PG_URL || !REDIS_URL)('rcml serve nodes on PostgreSQL and Redis', () => {
+  it('share accounts and records: every node answers REST reads the same, and each heartbeats', async () => {
+    const database = await clusterDatabase();
+    const prefix = `${REDIS_PREFIX}cluster_${randomBytes(3).toString('hex')}`;
+    const env = { RCML_DATABASE_URL: database, RCML_REDIS_URL: REDIS_URL, RCML_REDIS_PREFIX: prefix };
+    const project = join(import.meta.dirname, '../../fixtures/designer/say.json');
+    const [one, two] = await Promise.all([
+      node(['--node-id', 'n1', '--clock', 'virtual', '--project', project, '--number', '+15550100'], env),
+      node(['--node-id', 'n2', '--clock', 'virtual'], env),
+    ]);
+    const redis = new Redis(REDIS_URL);
+    cleanups.push(async () => redis.disconnect());
+    expect((await redis.keys(`${prefix}:node:*`)).sort()).toEqual([`${prefix}:node:n1`, `${prefix}:node:n2`]);
+
+    const call = await post(`${one.url}/sim/Calls`, 'From=%2B15551111&To=%2B15550100');
+    await post(`${one.url}/sim/Advance`, 'Seconds=30');
+    const root = `/platform/2012-04-24/Accounts/${ACCOUNT}`;
+    const fromOne = await get(`${one.url}${root}/Calls/${call.sid}.json`);
+    expect(fromOne).toMatchObject({ status: 'completed', duration: 2 });
+    // Links name the node's own base URL; everything else is the same record.
+    const strip = (x: unknown) =>
+      JSON.parse(JSON.stringify(x).replaceAll(one.url, '').replaceAll(two.url, ''));
+    expect(strip(await get(`${two.url}${root}/Calls/${call.sid}.json`))).toEqual(strip(fromOne));
+    expect(strip(await get(`${two.url}${root}/Calls.json`))).toEqual(
+      strip(await get(`${one.url}${root}/Calls.json`)),
+    );
+
+    await stop(one.child);
+    expect(await redis.keys(`${prefix}:node:*`)).toEqual([`${prefix}:node:n2`]);
+    await stop(two.child);
+  });
+});
