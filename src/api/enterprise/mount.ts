@@ -14,6 +14,8 @@ import { DEFAULT_SCRYPT_COST } from '../autoattendant/password.js';
 import { registerUsers } from '../autoattendant/users.js';
 import { basicAuth } from '../http/auth.js';
 import { ApiError } from '../http/errors.js';
+import { registerTaskQueues } from '../taskrouter/taskqueues.js';
+import { registerWorkspaces } from '../taskrouter/workspaces.js';
 import type { EnterpriseDeps, EnterpriseEnv } from './context.js';
 import { registerEnterprises } from './enterprises.js';
 import { errorBody } from './envelope.js';
@@ -90,8 +92,12 @@ export function mountEnterpriseAreas(
   registerUsers(autoattendant, deps);
   registerAnnouncements(autoattendant, deps);
   registerAnnouncementAudio(autoattendant, deps);
+  const taskrouter = area();
+  registerWorkspaces(taskrouter, deps);
+  registerTaskQueues(taskrouter, deps);
   app.route(`${ctx.basePath}/enterprises`, enterprises);
   app.route(`${ctx.basePath}/autoattendant`, autoattendant);
+  app.route(`${ctx.basePath}/taskrouter`, taskrouter);
   return store;
 }
 
