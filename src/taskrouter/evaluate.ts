@@ -11,7 +11,7 @@ import { parseExpression } from './parse.js';
  */
 type Value = Literal | Literal[] | Record<string, unknown> | undefined | null | unknown[];
 
-function valueOf(o: Operand, attrs: Record<string, unknown>): Value {
+function operandValue(o: Operand, attrs: Record<string, unknown>): Value {
   if (o.kind === 'literal') return o.value;
   if (o.kind === 'list') return o.items;
   let v: unknown = attrs;
@@ -67,7 +67,7 @@ export function evaluateExpression(e: Expression, attrs: Record<string, unknown>
       ? left && evaluateExpression(e.right, attrs)
       : left || evaluateExpression(e.right, attrs);
   }
-  return compare(e.op, valueOf(e.left, attrs), valueOf(e.right, attrs));
+  return compare(e.op, operandValue(e.left, attrs), operandValue(e.right, attrs));
 }
 
 /** Whether a worker with these attributes matches a `targetWorkers` expression (parsed here). */
