@@ -10,3 +10,4 @@ export * from './queue/index.js';
 export * from './rcml/index.js';
 export * from './sim/index.js';
 export * from './store/index.js';
+export * from './taskrouter/index.js';

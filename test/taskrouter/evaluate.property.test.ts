@@ -21,7 +21,7 @@ function resolve(o: Operand, attrs: Record<string, unknown>): unknown {
   let at: unknown = attrs;
   for (const key of o.path) {
     const isRecord = typeof at === 'object' && at !== null && !Array.isArray(at);
-    if (!isRecord || !(key in (at as object)) || !Object.hasOwn(at, key)) return undefined;
+    if (!isRecord || !Object.keys(at as object).includes(key)) return undefined;
     at = (at as Record<string, unknown>)[key];
   }
   return at;
