@@ -186,4 +186,27 @@ describe('Task Router task queues', () => {
       '1==1',
     );
   });
+
+  it('sorts and filters searches by creation date (bounds included); unknown paths are 404', async () => {
+    const { send, ws, clock } = await setup();
+    for (const name of ['B', 'A', 'C']) {
+      await send('POST', '/taskrouter/taskqueues', { workspaceSid: ws.sid, name });
+      clock.now += 86_400_000;
+    }
+    const desc = await send('GET', '/taskrouter/taskqueues/search?SortBy=name:desc');
+    expect(desc.body.data.result.map((q: { name: string }) => q.name)).toEqual(['C', 'B', 'A']);
+    const day = await send(
+      'GET',
+      '/taskrouter/taskqueues/search?startTime=2024-03-06&endTime=2024-03-06T12:00:00',
+    );
+    expect(day.body.data.result.map((q: { name: string }) => q.name)).toEqual(['A']);
+    const wsDay = await send('GET', '/taskrouter/workspaces/search?endTime=2024-03-04');
+    expect(wsDay.body.data.total).toBe(0);
+    const bad = await send('GET', '/taskrouter/workspaces/search?SortBy=email:asc');
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('SortBy');
+    const none = await send('GET', '/taskrouter/workers');
+    expect(none.status).toBe(404);
+    expect(none.body.errorCode).toBe('not-found');
+  });
 });
