@@ -16,6 +16,7 @@ import {
   isAnnouncementUpload,
   mountEnterpriseAreas,
 } from './enterprise/mount.js';
+import { methodsAllowed } from './http/allow.js';
 import { basicAuth } from './http/auth.js';
 import { ApiError, errorResponse } from './http/errors.js';
 import { createListCache } from './http/list-cache.js';
@@ -158,7 +159,7 @@ export function createApp(options: AppOptions): Hono {
   const limitBody = bodyLimit({
     maxSize,
     onError: (c) =>
-      c.json({ status: 413, code: 'body-too-large', message: `request body exceeds ${maxSize} bytes` }, 413),
+      errorResponse(c, new ApiError(413, 'body-too-large', `request body exceeds ${maxSize} bytes`)),
   });
   // GET and HEAD carry no body; asking for one would make @hono/node-server build a whole
   // Request (with an AbortController) for every read.
@@ -194,7 +195,7 @@ export function createApp(options: AppOptions): Hono {
       );
     }
     onError(err);
-    return c.json({ status: 500, code: 'internal-error', message: 'internal server error' }, 500);
+    return errorResponse(c, new ApiError(500, 'internal-error', 'internal server error'));
   };
   app.use(`${base.path}/callqueue/*`, async (_c, next) => {
     await restored;
@@ -206,13 +207,18 @@ export function createApp(options: AppOptions): Hono {
   platform.onError(handle);
   sim.onError(handle);
   designer.app.onError(handle);
-  app.notFound(
-    (c) =>
-      enterpriseNotFound(c, base.path) ??
-      c.json(
-        { status: 404, code: 'not-found', message: `no resource at ${c.req.method} ${c.req.path}` },
-        404,
-      ),
-  );
+  const allowed = methodsAllowed(app);
+  app.notFound((c) => {
+    const enterprise = enterpriseNotFound(c, base.path);
+    if (enterprise) return enterprise;
+    const methods = allowed(c.req.path);
+    if (methods.length > 0) {
+      const message = `${c.req.method} is not allowed on ${c.req.path}; allowed: ${methods.join(', ')}`;
+      return errorResponse(c, new ApiError(405, 'method-not-allowed', message), {
+        Allow: methods.join(', '),
+      });
+    }
+    return errorResponse(c, new ApiError(404, 'not-found', `no resource at ${c.req.method} ${c.req.path}`));
+  });
   return app;
 }

@@ -210,7 +210,7 @@ describe('POST Calls/{CallSid} (modify)', () => {
       404,
     );
     const ended = await json(`${ROOT_A}/Calls/${call(2).sid}.json`, form({ Status: 'completed' }));
-    expect(ended).toMatchObject({ status: 409, body: { code: 'not-live' } });
+    expect(ended).toMatchObject({ status: 409, body: { kind: 'not-live' } });
   });
 });
 
@@ -274,7 +274,7 @@ describe('without a call engine', () => {
     const { json, form, store } = await setup();
     await store.calls.put(call(1, { status: 'in-progress' }));
     const create = await json(`${ROOT_A}/Calls.json`, form({ From: '+1', To: '+2', Url: 'http://x/' }));
-    expect(create).toMatchObject({ status: 501, body: { code: 'no-call-engine' } });
+    expect(create).toMatchObject({ status: 501, body: { kind: 'no-call-engine' } });
     expect(create.body.message).toMatch(/without a call engine/);
     expect((await json(`${ROOT_A}/Calls/${call(1).sid}.json`, form({ Status: 'completed' }))).status).toBe(
       501,

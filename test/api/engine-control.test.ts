@@ -119,7 +119,7 @@ describe('engine-backed REST API', () => {
     expect((await s.store.calls.get(ACCOUNT_A, sid))?.status).toBe('completed');
     const again = await s.call(`${ROOT_A}/Calls/${sid}.json`, { Status: 'completed' });
     expect(again.status).toBe(409);
-    expect(again.body.code).toBe('not-live');
+    expect(again.body.kind).toBe('not-live');
   });
 
   it('cancels only a call that has not been answered', async () => {
@@ -224,7 +224,7 @@ describe('engine-backed REST API', () => {
     const s = await server('real');
     const res = await s.advance(1);
     expect(res.status).toBe(409);
-    expect(res.body.code).toBe('clock-not-virtual');
+    expect(res.body.kind).toBe('clock-not-virtual');
     expect(String(res.body.message)).toMatch(/real clock/);
   });
 

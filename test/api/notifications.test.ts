@@ -147,7 +147,7 @@ describe.each(stores)('Notifications over the %s store', (_name, open) => {
     for (const path of ['Notifications.json', `Calls/${call(1).sid}/Notifications.json`]) {
       const res = await json(`${ROOT_A}/${path}?${query}`);
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ code: 'invalid-parameter', parameter });
+      expect(res.body).toMatchObject({ kind: 'invalid-parameter', parameter });
     }
   });
 
@@ -202,7 +202,7 @@ describe.each(stores)('Notifications over the %s store', (_name, open) => {
       expect(rec.Uri).toBe(`/2012-04-24/Accounts/${ACCOUNT_A}/Notifications/${note(2).sid}.json`);
     }
     const unknown = await json(`${ROOT_A}/Notifications/NO${'f'.repeat(32)}.json`);
-    expect(unknown).toMatchObject({ status: 404, body: { code: 'not-found' } });
+    expect(unknown).toMatchObject({ status: 404, body: { kind: 'not-found' } });
   });
 
   it('needs credentials and keeps each account to its own notifications', async () => {
@@ -214,7 +214,7 @@ describe.each(stores)('Notifications over the %s store', (_name, open) => {
     ];
     for (const path of paths) {
       expect((await json(`${ROOT_A}/${path}`, { auth: null })).status).toBe(401);
-      expect((await json(`${ROOT_A}/${path}`, { auth: AUTH_B })).status).toBe(404);
+      expect((await json(`${ROOT_A}/${path}`, { auth: AUTH_B })).status).toBe(403);
     }
     // Through B's own path, A's records read as unknown.
     for (const path of [`Notifications/${note(1).sid}.json`, `Calls/${call(1).sid}/Notifications.json`]) {
@@ -291,7 +291,7 @@ describe.each(stores)('notifications of engine calls over the %s store', (_name,
     const one = await get(notification.uri as string);
     expect(one.body).toEqual(notification);
     expect((await get(`${ROOT_A}/Notifications.json?Log=1&CallSid=${sid}`)).body.total).toBe(1);
-    expect((await get(link, AUTH_B)).status).toBe(404);
+    expect((await get(link, AUTH_B)).status).toBe(403);
     expect(errors).toEqual([]);
   });
 });

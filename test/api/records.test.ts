@@ -45,12 +45,13 @@ describe('authentication and isolation', () => {
     expect(res.headers.get('WWW-Authenticate')).toContain('Basic');
   });
 
-  it('answers 404 when an account asks for another account path or record', async () => {
+  it('answers 403 on another account path and 404 for its record through the own path', async () => {
     const { store, json } = await setup();
     await store.calls.put(call(1));
     await store.recordings.put(recording(1), wav(4));
-    expect((await json(`${ROOT_A}/Calls.json`, { auth: AUTH_B })).status).toBe(404);
-    expect((await json(`${ROOT_A}/Recordings/${recording(1).sid}.json`, { auth: AUTH_B })).status).toBe(404);
+    const forbidden = await json(`${ROOT_A}/Calls.json`, { auth: AUTH_B });
+    expect(forbidden).toMatchObject({ status: 403, body: { code: 20403, status: 403, kind: 'forbidden' } });
+    expect((await json(`${ROOT_A}/Recordings/${recording(1).sid}.json`, { auth: AUTH_B })).status).toBe(403);
     const rootB = `/platform/2012-04-24/Accounts/${ACCOUNT_B}`;
     expect((await json(`${rootB}/Calls/${call(1).sid}.json`, { auth: AUTH_B })).status).toBe(404);
     expect((await json(`${rootB}/Calls.json`, { auth: AUTH_B })).body.total).toBe(0);
@@ -217,13 +218,13 @@ describe('Gathers', () => {
   });
 
   it('refuses malformed dates (400) and XML (406)', async () => {
-    const { json } = await seeded();
+    const { json, request } = await seeded();
     for (const bad of ['2024-03-5', '2024-03-05T10:00', '05/03/2024', '2024-02-30']) {
       const res = await json(`${ROOT_A}/Gathers/DTMF?DateCreated=${encodeURIComponent(bad)}`);
       expect(res.status).toBe(400);
       expect(res.body.parameter).toBe('DateCreated');
     }
-    expect((await json(`${ROOT_A}/Gathers/Speech.xml`)).status).toBe(406);
+    expect((await request(`${ROOT_A}/Gathers/Speech.xml`)).status).toBe(406);
   });
 });
 

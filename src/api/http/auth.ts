@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AccountRepository } from '../../store/ports.js';
 import type { AccountRecord } from '../../store/types.js';
+import { ApiError, errorResponse } from './errors.js';
 
 /** Hono variables set by {@link basicAuth}. */
 export interface AuthVariables {
@@ -28,10 +29,9 @@ export function tokenMatches(account: AccountRecord | undefined, token: string):
   return timingSafeEqual(expected, digest(token)) && account !== undefined;
 }
 
-function unauthorized(message: string): Response {
-  return new Response(JSON.stringify({ status: 401, code: 'unauthorized', message }), {
-    status: 401,
-    headers: { 'Content-Type': 'application/json', 'WWW-Authenticate': 'Basic realm="rcml"' },
+function unauthorized(c: Context, message: string): Response {
+  return errorResponse(c, new ApiError(401, 'unauthorized', message), {
+    'WWW-Authenticate': 'Basic realm="rcml"',
   });
 }
 
@@ -46,9 +46,10 @@ export function basicAuth(
   return async (c, next) => {
     if (skip(c.req.method, c.req.path)) return next();
     const credentials = parseBasic(c.req.header('Authorization'));
-    if (!credentials) return unauthorized('HTTP Basic credentials (AccountSid:AuthToken) are required');
+    if (!credentials) return unauthorized(c, 'HTTP Basic credentials (AccountSid:AuthToken) are required');
     const account = await accounts.get(credentials.user);
-    if (!tokenMatches(account, credentials.password)) return unauthorized('wrong account sid or auth token');
+    if (!tokenMatches(account, credentials.password))
+      return unauthorized(c, 'wrong account sid or auth token');
     c.set('account', account as AccountRecord);
     return next();
   };

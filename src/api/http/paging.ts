@@ -42,7 +42,11 @@ export function parsePaging(query: Record<string, string>): Paging {
   }
   return {
     page: intParam('Page', query.Page, 0, 0, 1_000_000_000),
-    pageSize: intParam('PageSize', query.PageSize, DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE),
+    // Above the maximum, the maximum (as Twilio clamps), not a 400.
+    pageSize: Math.min(
+      intParam('PageSize', query.PageSize, DEFAULT_PAGE_SIZE, 1, Number.MAX_SAFE_INTEGER),
+      MAX_PAGE_SIZE,
+    ),
     limit: intParam('Limit', query.Limit, DEFAULT_LIMIT, 1, MAX_LIMIT),
     afterSid,
   };

@@ -8,6 +8,26 @@ export function queryOf(c: Context): Record<string, string> {
 }
 
 /**
+ * Pairs as fields, every value of a repeated name kept: joined with a space, so a list
+ * parameter (`StatusCallbackEvent=initiated&StatusCallbackEvent=completed`, as SDKs send it)
+ * reads the same as `StatusCallbackEvent=initiated completed`. A URL or number given twice then
+ * fails its own validation instead of silently keeping one value.
+ */
+export function fieldsOf(pairs: Iterable<[string, string]>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of pairs) out[k] = Object.hasOwn(out, k) ? `${out[k]} ${v}` : v;
+  return out;
+}
+
+/** A JSON field as text: strings as they are, lists of strings joined by spaces. */
+const jsonField = (v: unknown) =>
+  typeof v === 'string'
+    ? v
+    : Array.isArray(v) && v.every((e) => typeof e === 'string')
+      ? v.join(' ')
+      : JSON.stringify(v);
+
+/**
  * Reads a request body as flat string fields: form-encoded (the platform's format) or a JSON
  * object. Malformed bodies are a 400.
  */
@@ -24,12 +44,12 @@ export async function readFields(c: Context): Promise<Record<string, string>> {
       throw new ApiError(400, 'malformed-body', 'request body must be a JSON object');
     }
     const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(body)) out[k] = typeof v === 'string' ? v : JSON.stringify(v);
+    for (const [k, v] of Object.entries(body)) out[k] = jsonField(v);
     return out;
   }
   if (type === '' || type.includes('application/x-www-form-urlencoded')) {
     const text = await c.req.text();
-    return Object.fromEntries(new URLSearchParams(text));
+    return fieldsOf(new URLSearchParams(text));
   }
   throw new ApiError(415, 'unsupported-media-type', `expected a form-encoded body, got Content-Type ${type}`);
 }

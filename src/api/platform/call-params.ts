@@ -9,7 +9,10 @@ const method = z
   .transform((s) => s.toUpperCase())
   .pipe(z.enum(['GET', 'POST'], { error: 'expected GET or POST' }));
 
-const url = z.url({ protocol: /^https?$/, error: 'expected an absolute http(s) URL' });
+// A repeated field arrives as its values joined by a space, which no URL holds.
+const url = z
+  .url({ protocol: /^https?$/, error: 'expected an absolute http(s) URL' })
+  .refine((s) => !/\s/.test(s), 'expected one absolute http(s) URL (given more than once?)');
 
 const boolText = z
   .enum(['true', 'false'], { error: 'expected true or false' })
@@ -37,12 +40,7 @@ const createSchema = z.object({
   StatusCallbackMethod: method.default('POST'),
   StatusCallbackEvent: z
     .string()
-    .transform((s) =>
-      s
-        .split(',')
-        .map((e) => e.trim())
-        .filter((e) => e !== ''),
-    )
+    .transform((s) => s.split(/[\s,]+/).filter((e) => e !== ''))
     .pipe(z.array(z.enum(EVENTS, { error: `each event must be one of ${EVENTS.join(', ')}` })))
     .optional(),
   Timeout: z

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { Store } from '../../store/ports.js';
 import type { AuthVariables } from '../http/auth.js';
-import { ApiError, notFound } from '../http/errors.js';
+import { ApiError } from '../http/errors.js';
 import type { ListCache } from '../http/list-cache.js';
 import type { CallControl } from './call-control.js';
 
@@ -22,11 +22,20 @@ export interface PlatformDeps {
   listCache?: ListCache;
 }
 
-/** The authenticated account's sid; 404 when the path names another account. */
+/**
+ * The authenticated account's sid; 403 when the path names another account (as the platform
+ * answers valid credentials used on a path they do not own).
+ */
 export function accountOf(c: Context<PlatformEnv>): string {
   const sid = c.req.param('accountSid');
   const account = c.get('account');
-  if (sid !== account.sid) throw notFound('Account', sid ?? '');
+  if (sid !== account.sid) {
+    throw new ApiError(
+      403,
+      'forbidden',
+      `the credentials of ${account.sid} give no access to account ${sid ?? ''}`,
+    );
+  }
   return account.sid;
 }
 
