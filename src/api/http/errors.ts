@@ -70,7 +70,8 @@ export function numericCode(err: ApiError): number {
   if (byParameter && (err.code === 'invalid-parameter' || err.code === 'invalid')) {
     return err.message.endsWith('is required') ? byParameter.missing : byParameter.invalid;
   }
-  return CODE_OF_KIND[err.code] ?? 20500;
+  // Kinds without a code of their own: 20000 + the HTTP status (20409 for a conflict).
+  return CODE_OF_KIND[err.code] ?? 20000 + err.status;
 }
 
 /** The fields of an error body, in the platform's order, with `parameter` and `kind` as extras. */

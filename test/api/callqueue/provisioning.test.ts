@@ -134,7 +134,7 @@ describe('POST /callqueue/provisioning', () => {
       const s = await open();
       const res = await s.json('/callqueue/provisioning', { raw });
       expect(res.status).toBe(400);
-      expect(res.body.code).toBe('malformed-body');
+      expect(res.body.kind).toBe('malformed-body');
     },
   );
 
@@ -157,7 +157,7 @@ describe('POST /callqueue/provisioning', () => {
       body: { applicationUrl: 'http://app.test/b', phoneNumber: '15551230001' },
     });
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ code: 'already-provisioned', parameter: 'phoneNumber' });
+    expect(again.body).toMatchObject({ kind: 'already-provisioned', code: 20409, parameter: 'phoneNumber' });
     expect(again.body.message).toContain(first.body.sid);
 
     const replaced = await s.json('/callqueue/provisioning', {
@@ -190,7 +190,7 @@ describe('POST /callqueue/provisioning', () => {
         body: { applicationUrl: 'http://evil.test/x', phoneNumber: '+15551230001', override },
       });
       expect(theirs.status).toBe(409);
-      expect(theirs.body.code).toBe('number-unavailable');
+      expect(theirs.body.kind).toBe('number-unavailable');
       const text = JSON.stringify(theirs.body);
       expect(text).not.toContain(mine.body.sid);
       expect(text).not.toContain(ACCOUNT_A);
