@@ -3,7 +3,7 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { RcmlHandler } from '../../engine/types.js';
 import { basicAuth } from '../http/auth.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError, errorResponse } from '../http/errors.js';
 import { registerArchive } from './archive.js';
 import { registerBuild } from './build.js';
 import { registerConfig } from './config.js';
@@ -65,10 +65,7 @@ export function createDesignerService(options: DesignerServiceOptions): Designer
     return bodyLimit({
       maxSize: limit.bytes,
       onError: (ctx) =>
-        ctx.json(
-          { status: 413, code: 'body-too-large', message: `${limit.what} exceeds ${limit.bytes} bytes` },
-          413,
-        ),
+        errorResponse(ctx, new ApiError(413, 'body-too-large', `${limit.what} exceeds ${limit.bytes} bytes`)),
     })(c, next);
   });
   registerConfig(app, deps);

@@ -48,7 +48,7 @@ describe('designer archives', () => {
     const t = setup({ archiveMaxUncompressedBytes: 100_000, archiveMaxEntries: 5 });
     const refuse = async (zip: Uint8Array, code: string, message: RegExp) => {
       const res = await t.json('/projects/import?name=x', zipBody(zip));
-      expect(res.body).toMatchObject({ status: 400, code });
+      expect(res.body).toMatchObject({ status: 400, code: 20400, kind: code });
       expect(res.body.message).toMatch(message);
     };
     await refuse(

@@ -50,7 +50,7 @@ describe('designer media', () => {
     const sid = await t.create({ name: 'media' });
     const upload = (bytes: Uint8Array) => t.json(`/projects/${sid}/wavs?filename=a.wav`, raw(bytes));
     const notWav = await upload(new TextEncoder().encode('hello, this is text, not audio'));
-    expect(notWav.body).toMatchObject({ status: 415, code: 'invalid-media' });
+    expect(notWav.body).toMatchObject({ status: 415, code: 20415, kind: 'invalid-media' });
     expect(notWav.body.message).toMatch(/RIFF/);
     const truncated = await upload(wav.slice(0, 300));
     expect(truncated.body.message).toMatch(/truncated/);
@@ -58,7 +58,7 @@ describe('designer media', () => {
     float[20] = 3; // IEEE float, not PCM
     expect((await upload(float)).body.message).toMatch(/only PCM/);
     const big = await upload(writeWav(1));
-    expect(big.body).toMatchObject({ status: 413, code: 'body-too-large' });
+    expect(big.body).toMatchObject({ status: 413, code: 20413, kind: 'body-too-large' });
     expect((await t.json(`/projects/${sid}/wavs`)).body).toEqual([]);
     expect(t.errors).toEqual([]);
   });

@@ -11,7 +11,8 @@ describe('application parameters', () => {
     );
     expect((await t.json(path, t.send({ name: 'greeting', description: 'again' }))).body).toMatchObject({
       status: 409,
-      code: 'duplicate-name',
+      code: 20409,
+      kind: 'duplicate-name',
     });
     expect((await t.json(path, t.send({ name: 'x' }))).body).toMatchObject({
       status: 400,

@@ -58,7 +58,8 @@ describe('designer applications', () => {
     await t.create({ name: 'a' });
     expect((await t.json('/projects?name=a', { method: 'POST' })).body).toMatchObject({
       status: 409,
-      code: 'duplicate-name',
+      code: 20409,
+      kind: 'duplicate-name',
     });
     // Names are unique per account only.
     expect((await t.json('/projects?name=a', { method: 'POST', auth: AUTH_B })).status).toBe(200);
@@ -87,7 +88,8 @@ describe('designer applications', () => {
     expect((await t.json(`/projects/${sid}`)).body).toEqual(before);
     expect((await t.json(`/projects/${sid}`, t.send('{not json', 'PUT'))).body).toMatchObject({
       status: 400,
-      code: 'malformed-body',
+      code: 20002,
+      kind: 'malformed-body',
     });
     const edited = structuredClone(before);
     edited.nodes[1].steps[1].phrase = 'Sales here';
