@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -87,9 +89,28 @@ describe.skipIf(!PG_URL || !REDIS_URL)('rcml serve nodes on PostgreSQL and Redis
     const prefix = `${REDIS_PREFIX}cluster_${randomBytes(3).toString('hex')}`;
     const env = { RCML_DATABASE_URL: database, RCML_REDIS_URL: REDIS_URL, RCML_REDIS_PREFIX: prefix };
     const project = join(import.meta.dirname, '../../fixtures/designer/say.json');
+    // Each node keeps its node-local stores (designer, enterprise, Call Queuing) in its own directory.
+    const dirs = [mkdtempSync(join(tmpdir(), 'rcml-n1-')), mkdtempSync(join(tmpdir(), 'rcml-n2-'))];
+    cleanups.push(async () => {
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    });
     const [one, two] = await Promise.all([
-      node(['--node-id', 'n1', '--clock', 'virtual', '--project', project, '--number', '+15550100'], env),
-      node(['--node-id', 'n2', '--clock', 'virtual'], env),
+      node(
+        [
+          '--node-id',
+          'n1',
+          '--data',
+          dirs[0],
+          '--clock',
+          'virtual',
+          '--project',
+          project,
+          '--number',
+          '+15550100',
+        ],
+        env,
+      ),
+      node(['--node-id', 'n2', '--data', dirs[1], '--clock', 'virtual'], env),
     ]);
     const redis = new Redis(REDIS_URL);
     cleanups.push(async () => redis.disconnect());

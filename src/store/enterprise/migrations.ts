@@ -29,6 +29,11 @@ export const ENTERPRISE_MIGRATIONS: ReadonlyArray<{ version: number; name: strin
 
 /** Applies the enterprise migrations the database has not seen; returns the versions applied. */
 export function migrateEnterprise(db: Database.Database): number[] {
+  // One immediate transaction: two processes opening the same file at once apply each step once.
+  return db.transaction(() => applyEnterpriseMigrations(db)).immediate();
+}
+
+function applyEnterpriseMigrations(db: Database.Database): number[] {
   db.exec(`CREATE TABLE IF NOT EXISTS enterprise_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
   const done = new Set(
@@ -47,10 +52,8 @@ export function migrateEnterprise(db: Database.Database): number[] {
   const record = db.prepare('INSERT INTO enterprise_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   for (const m of ENTERPRISE_MIGRATIONS) {
     if (done.has(m.version)) continue;
-    db.transaction(() => {
-      db.exec(m.sql);
-      record.run(m.version, m.name, Date.now());
-    })();
+    db.exec(m.sql);
+    record.run(m.version, m.name, Date.now());
     applied.push(m.version);
   }
   return applied;
