@@ -5,11 +5,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { applyMigrations, type MigrationStep } from '../sqlite/versioned-migrations.js';
 import type { DesignerStore } from './ports.js';
 import type { DesignerAppRecord, DesignerParameter } from './types.js';
 
 /** Schema steps in order; never edit a released one, add one. */
-export const DESIGNER_MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+export const DESIGNER_MIGRATIONS: ReadonlyArray<MigrationStep> = [
   {
     version: 1,
     name: 'designer applications, parameters, media and logs',
@@ -32,25 +33,7 @@ export const DESIGNER_MIGRATIONS: ReadonlyArray<{ version: number; name: string;
 ];
 
 function migrate(db: Database.Database): void {
-  db.exec(`CREATE TABLE IF NOT EXISTS designer_migrations (
-    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
-  const done = new Set(
-    (db.prepare('SELECT version FROM designer_migrations').all() as Array<{ version: number }>).map(
-      (r) => r.version,
-    ),
-  );
-  const latest = Math.max(...DESIGNER_MIGRATIONS.map((m) => m.version));
-  if (Math.max(0, ...done) > latest) {
-    throw new Error(`designer schema is newer than this rcml-engine supports (${latest})`);
-  }
-  const record = db.prepare('INSERT INTO designer_migrations (version, name, applied_at) VALUES (?, ?, ?)');
-  for (const m of DESIGNER_MIGRATIONS) {
-    if (done.has(m.version)) continue;
-    db.transaction(() => {
-      db.exec(m.sql);
-      record.run(m.version, m.name, Date.now());
-    })();
-  }
+  applyMigrations(db, 'designer_migrations', 'designer', DESIGNER_MIGRATIONS);
 }
 
 const isUniqueViolation = (err: unknown) =>

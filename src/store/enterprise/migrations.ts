@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { applyMigrations, type MigrationStep } from '../sqlite/versioned-migrations.js';
 
 /**
  * Schema of the enterprise records, versioned apart from the platform's tables (its own
@@ -6,7 +7,7 @@ import type Database from 'better-sqlite3';
  * released step: add one. One table holds every kind: the columns searches filter and sort on,
  * a uniqueness key (e-mail per account, names per enterprise or workspace) and the record as JSON.
  */
-export const ENTERPRISE_MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+export const ENTERPRISE_MIGRATIONS: ReadonlyArray<MigrationStep> = [
   {
     version: 1,
     name: 'enterprise records',
@@ -29,32 +30,5 @@ export const ENTERPRISE_MIGRATIONS: ReadonlyArray<{ version: number; name: strin
 
 /** Applies the enterprise migrations the database has not seen; returns the versions applied. */
 export function migrateEnterprise(db: Database.Database): number[] {
-  // One immediate transaction: two processes opening the same file at once apply each step once.
-  return db.transaction(() => applyEnterpriseMigrations(db)).immediate();
-}
-
-function applyEnterpriseMigrations(db: Database.Database): number[] {
-  db.exec(`CREATE TABLE IF NOT EXISTS enterprise_migrations (
-    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
-  const done = new Set(
-    (db.prepare('SELECT version FROM enterprise_migrations').all() as Array<{ version: number }>).map(
-      (r) => r.version,
-    ),
-  );
-  const latest = Math.max(...ENTERPRISE_MIGRATIONS.map((m) => m.version));
-  const newest = Math.max(0, ...done);
-  if (newest > latest) {
-    throw new Error(
-      `enterprise schema version ${newest} is newer than this rcml-engine supports (${latest})`,
-    );
-  }
-  const applied: number[] = [];
-  const record = db.prepare('INSERT INTO enterprise_migrations (version, name, applied_at) VALUES (?, ?, ?)');
-  for (const m of ENTERPRISE_MIGRATIONS) {
-    if (done.has(m.version)) continue;
-    db.exec(m.sql);
-    record.run(m.version, m.name, Date.now());
-    applied.push(m.version);
-  }
-  return applied;
+  return applyMigrations(db, 'enterprise_migrations', 'enterprise', ENTERPRISE_MIGRATIONS);
 }
