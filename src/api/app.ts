@@ -29,6 +29,7 @@ import { registerGathers } from './platform/gathers.js';
 import { registerNotifications } from './platform/notifications.js';
 import { isRecordingAudio, registerRecordings } from './platform/recordings.js';
 import { registerSim } from './platform/sim.js';
+import { TWILIO_API_VERSION, twilioDialect } from './platform/twilio-dialect.js';
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -102,7 +103,8 @@ function baseOf(baseUrl: string | undefined): { full: string; path: string } {
 
 /**
  * The platform REST API as a hono app: `{api_root}` = `{base_url}/platform/2012-04-24` (also
- * served without `/platform`), plus the `/sim` extension. Its `fetch` handler embeds in any
+ * served without `/platform`, and in Twilio's dialect at `{base_url}/2010-04-01`), plus the `/sim`
+ * extension. Its `fetch` handler embeds in any
  * server. Every route needs HTTP Basic authentication except recording `.wav` downloads.
  */
 export function createApp(options: AppOptions): Hono {
@@ -182,6 +184,7 @@ export function createApp(options: AppOptions): Hono {
   );
   app.route(`${base.path}/platform/${API_VERSION}`, platform);
   app.route(`${base.path}/${API_VERSION}`, platform);
+  app.route(`${base.path}/${TWILIO_API_VERSION}`, twilioDialect(platform, base.path));
   app.route(`${base.path}/sim`, sim);
   app.route(designerPath, designer.app);
 
