@@ -1,6 +1,13 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The examples in docs/ import the package by name; tests run them against the sources.
+  resolve: {
+    alias: [
+      { find: /^rcml-engine$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup.ts'],

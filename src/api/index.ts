@@ -33,6 +33,12 @@ export { EnterpriseError } from './enterprise/errors.js';
 export type { EnterpriseAreaOptions } from './enterprise/mount.js';
 export { isoSeconds } from './enterprise/timestamps.js';
 export { ApiError } from './http/errors.js';
+export {
+  createNodeListener,
+  type FetchHandler,
+  type NodeListener,
+  type NodeListenerOptions,
+} from './node-listener.js';
 export type {
   CallControl,
   CallControlErrorCode,
