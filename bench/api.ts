@@ -15,6 +15,7 @@ import { Hono } from 'hono';
 import { Pool } from 'undici';
 import { createApp } from '../src/api/app.js';
 import type { CallRecord } from '../src/engine/records.js';
+import { newAccount } from '../src/store/credentials.js';
 import { openSqliteStore } from '../src/store/sqlite/open.js';
 
 const CALLS = 100_000;
@@ -86,13 +87,9 @@ export async function run(): Promise<void> {
   try {
     const calls = makeCalls();
     const store = await openSqliteStore({ dir });
-    await store.accounts.put({
-      sid: ACCOUNT,
-      authToken: TOKEN,
-      friendlyName: 'bench',
-      dateCreated: 0,
-      dateUpdated: 0,
-    });
+    await store.accounts.put(
+      newAccount(ACCOUNT, { friendlyName: 'bench', now: 0, authToken: TOKEN }).account,
+    );
     let t = performance.now();
     await store.calls.putMany(calls);
     const insertMs = performance.now() - t;

@@ -10,6 +10,7 @@ import { Hono } from 'hono';
 import { Pool } from 'undici';
 import { createEngineApp, type EngineApp } from '../src/api/engine-server.js';
 import type { RcmlHandler } from '../src/engine/types.js';
+import { newAccount } from '../src/store/credentials.js';
 import { createMemoryStore } from '../src/store/memory.js';
 import { listen, median } from './api.js';
 
@@ -30,13 +31,7 @@ const doc =
 
 async function server(): Promise<EngineApp> {
   const store = createMemoryStore();
-  await store.accounts.put({
-    sid: ACCOUNT,
-    authToken: TOKEN,
-    friendlyName: 'bench',
-    dateCreated: 0,
-    dateUpdated: 0,
-  });
+  await store.accounts.put(newAccount(ACCOUNT, { friendlyName: 'bench', now: 0, authToken: TOKEN }).account);
   const built = await createEngineApp({
     store,
     baseUrl: BASE,

@@ -11,6 +11,7 @@ import { createApp } from '../src/api/app.js';
 import { createDesignerService } from '../src/api/designer/service.js';
 import { TEMPLATES } from '../src/api/designer/templates/index.js';
 import { loadProject } from '../src/designer/load.js';
+import { newAccount } from '../src/store/credentials.js';
 import { createMemoryDesignerStore } from '../src/store/designer/memory.js';
 import { createMemoryStore } from '../src/store/memory.js';
 
@@ -91,13 +92,7 @@ function bigProject(n: number): Record<string, unknown> {
 
 export async function run(): Promise<void> {
   const store = createMemoryStore();
-  await store.accounts.put({
-    sid: ACCOUNT,
-    authToken: TOKEN,
-    friendlyName: 'bench',
-    dateCreated: 0,
-    dateUpdated: 0,
-  });
+  await store.accounts.put(newAccount(ACCOUNT, { friendlyName: 'bench', now: 0, authToken: TOKEN }).account);
   const designer = createDesignerService({ store, designer: createMemoryDesignerStore() });
   const app = createApp({ store, designer });
   const call = async (path: string, init: RequestInit = {}) => {

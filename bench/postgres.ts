@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createApp } from '../src/api/app.js';
+import { newAccount } from '../src/store/credentials.js';
 import type { Store } from '../src/store/ports.js';
 import { openPostgresStore } from '../src/store/postgres/open.js';
 import { openSqliteStore } from '../src/store/sqlite/open.js';
@@ -33,13 +34,7 @@ async function admin<T>(f: (c: pg.Client) => Promise<T>): Promise<T> {
 }
 
 async function seed(store: Store, calls: ReturnType<typeof makeCalls>): Promise<number> {
-  await store.accounts.put({
-    sid: ACCOUNT,
-    authToken: TOKEN,
-    friendlyName: 'bench',
-    dateCreated: 0,
-    dateUpdated: 0,
-  });
+  await store.accounts.put(newAccount(ACCOUNT, { friendlyName: 'bench', now: 0, authToken: TOKEN }).account);
   const t = performance.now();
   await store.calls.putMany(calls);
   return performance.now() - t;

@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { authTokenMatches, hashAuthToken, newAccount } from '../store/credentials.js';
 import type { Store } from '../store/ports.js';
-import { ACCOUNT_SID_PATTERN, randomAuthToken, randomSid } from '../store/sid.js';
+import { ACCOUNT_SID_PATTERN, randomSid } from '../store/sid.js';
 import type { AccountRecord } from '../store/types.js';
 import { type CallQueueAppOptions, createApp } from './app.js';
 import type { DesignerService } from './designer/service.js';
@@ -12,11 +13,17 @@ import type { CallControl } from './platform/call-control.js';
 export interface EnsuredAccount {
   account: AccountRecord;
   created: boolean;
+  /**
+   * The auth token, when this call issued it (a new account without a given token): the only
+   * time it is known, since the store keeps only its hash.
+   */
+  authToken?: string;
 }
 
 /**
  * Makes sure the store has the account to serve. Given a sid and token, that account is created
- * or its token updated; given neither, the oldest account is used, or one is created.
+ * or its token replaced when it is not the given one; given neither, the oldest account is used,
+ * or one is created with a random token (returned once, in `authToken`).
  */
 export async function ensureAccount(
   store: Store,
@@ -31,35 +38,19 @@ export async function ensureAccount(
       throw new Error(`account sid must be AC followed by 32 hex digits, got ${given.sid}`);
     if (given.authToken.length < 8) throw new Error('auth token must be at least 8 characters');
     const existing = await store.accounts.get(given.sid);
-    const t = now();
+    if (existing && authTokenMatches(existing, given.authToken)) return { account: existing, created: false };
     const account: AccountRecord = existing
-      ? {
-          ...existing,
-          authToken: given.authToken,
-          dateUpdated: existing.authToken === given.authToken ? existing.dateUpdated : t,
-        }
-      : {
-          sid: given.sid,
-          authToken: given.authToken,
-          friendlyName: 'Default account',
-          dateCreated: t,
-          dateUpdated: t,
-        };
+      ? { ...existing, authTokenHash: hashAuthToken(given.authToken), dateUpdated: now() }
+      : newAccount(given.sid, { friendlyName: 'Default account', now: now(), authToken: given.authToken })
+          .account;
     await store.accounts.put(account);
     return { account, created: !existing };
   }
   const first = (await store.accounts.list())[0];
   if (first) return { account: first, created: false };
-  const t = now();
-  const account: AccountRecord = {
-    sid: randomSid('AC'),
-    authToken: randomAuthToken(),
-    friendlyName: 'Default account',
-    dateCreated: t,
-    dateUpdated: t,
-  };
+  const { account, authToken } = newAccount(randomSid('AC'), { friendlyName: 'Default account', now: now() });
   await store.accounts.put(account);
-  return { account, created: true };
+  return { account, created: true, authToken };
 }
 
 /** Options of {@link startServer}. */

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Command } from 'commander';
+import { registerAccount } from './commands/account.js';
 import { registerCompile } from './commands/compile.js';
 import { registerEnterprise } from './commands/enterprise.js';
 import { registerGraph } from './commands/graph.js';
@@ -35,6 +36,7 @@ export function createProgram(): Command {
   registerGraph(program);
   registerServe(program);
   registerEnterprise(program);
+  registerAccount(program);
   program.hook('postAction', (_program, command) => {
     if (process.exitCode !== USAGE_EXIT_CODE) return;
     const output = command.configureOutput();

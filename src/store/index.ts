@@ -1,5 +1,14 @@
 // Public API of the store layer.
 export * from './callqueue/index.js';
+export {
+  authTokenMatches,
+  hashAuthToken,
+  newAccount,
+  type RotatedCredentials,
+  randomAuthToken,
+  randomSigningKey,
+  rotateAuthToken,
+} from './credentials.js';
 export * from './designer/index.js';
 export * from './enterprise/index.js';
 export { createMemoryStore } from './memory.js';
@@ -10,7 +19,7 @@ export {
   type PostgresStoreOptions,
 } from './postgres/open.js';
 export { closeInterruptedCalls, INTERRUPTED_CALL_CODE } from './recover.js';
-export { ACCOUNT_SID_PATTERN, randomAuthToken, randomSid, type SidFactory, sequentialSids } from './sid.js';
+export { ACCOUNT_SID_PATTERN, randomSid, type SidFactory, sequentialSids } from './sid.js';
 export { createStoreSink, type StoreSink } from './sink.js';
 export { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from './sqlite/open.js';
 export type * from './types.js';

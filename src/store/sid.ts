@@ -12,10 +12,5 @@ export function sequentialSids(start = 1): SidFactory {
   return (prefix) => prefix + (next++).toString(16).padStart(32, '0');
 }
 
-/** A random auth token (32 hex digits). */
-export function randomAuthToken(): string {
-  return randomBytes(16).toString('hex');
-}
-
 /** `AC` followed by 32 hex digits. */
 export const ACCOUNT_SID_PATTERN = /^AC[0-9a-fA-F]{32}$/;

@@ -4,10 +4,16 @@
  */
 import type { CallDirection, CallStatus } from '../engine/records.js';
 
-/** An account: its sid (`AC` + 32 hex) and the token that authenticates it. */
+/**
+ * An account: its sid (`AC` + 32 hex) and its secrets. The auth token itself is never stored,
+ * only a keyed hash of it (see `store/credentials.ts`).
+ */
 export interface AccountRecord {
   sid: string;
-  authToken: string;
+  /** `hmac-sha256:<salt>:<digest>` of the auth token (see `hashAuthToken`). */
+  authTokenHash: string;
+  /** Signs the platform's requests to the account's URLs (`X-Twilio-Signature`). */
+  signingKey: string;
   friendlyName: string;
   dateCreated: number;
   dateUpdated: number;

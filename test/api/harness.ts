@@ -2,7 +2,7 @@ import { createApp } from '../../src/api/app.js';
 import type { CallControl } from '../../src/api/platform/call-control.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import type { Store } from '../../src/store/ports.js';
-import { ACCOUNT_A, ACCOUNT_B, account } from '../store/fixtures.js';
+import { ACCOUNT_A, ACCOUNT_B, account, tokenOf } from '../store/fixtures.js';
 
 export const BASE = 'http://api.test';
 export const ROOT_A = `/platform/2012-04-24/Accounts/${ACCOUNT_A}`;
@@ -10,8 +10,8 @@ export const ROOT_A = `/platform/2012-04-24/Accounts/${ACCOUNT_A}`;
 export function basic(sid: string, token: string): string {
   return `Basic ${Buffer.from(`${sid}:${token}`).toString('base64')}`;
 }
-export const AUTH_A = basic(ACCOUNT_A, account(ACCOUNT_A).authToken);
-export const AUTH_B = basic(ACCOUNT_B, account(ACCOUNT_B).authToken);
+export const AUTH_A = basic(ACCOUNT_A, tokenOf(ACCOUNT_A));
+export const AUTH_B = basic(ACCOUNT_B, tokenOf(ACCOUNT_B));
 
 /** An app over a memory store with accounts A and B. */
 export async function setup(callControl?: CallControl, store: Store = createMemoryStore()) {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ensureAccount, startServer } from '../../src/api/server.js';
+import { authTokenMatches } from '../../src/store/credentials.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
 import { call, recording, wav } from '../store/fixtures.js';
 import { basic } from './harness.js';
@@ -17,13 +18,14 @@ describe('startServer over a real 127.0.0.1 port with SQLite', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rcml-server-'));
     dirs.push(dir);
     let store = await openSqliteStore({ dir });
-    const { account, created } = await ensureAccount(store, {});
+    const { account, created, authToken } = await ensureAccount(store, {});
     expect(created).toBe(true);
+    expect(authToken).toMatch(/^[0-9a-f]{32}$/);
     expect(account.sid).toMatch(/^AC[0-9a-f]{32}$/);
     await store.calls.put(call(1, { accountSid: account.sid }));
     await store.recordings.put(recording(1, { accountSid: account.sid }), wav(80));
     let server = await startServer({ store, host: '127.0.0.1', port: 0 });
-    const auth = { Authorization: basic(account.sid, account.authToken) };
+    const auth = { Authorization: basic(account.sid, authToken as string) };
     const root = `${server.url}/platform/2012-04-24/Accounts/${account.sid}`;
     try {
       const res = await fetch(`${root}/Calls.json`, { headers: auth });
@@ -69,10 +71,18 @@ describe('startServer over a real 127.0.0.1 port with SQLite', () => {
     const store = await openSqliteStore({ dir });
     const sid = `AC${'d'.repeat(32)}`;
     expect((await ensureAccount(store, { sid, authToken: 'token-123' })).created).toBe(true);
-    expect(await ensureAccount(store, { sid, authToken: 'token-456' })).toMatchObject({
+    const first = await store.accounts.get(sid);
+    // The same token again changes nothing; another one replaces it (the old one stops working).
+    expect(await ensureAccount(store, { sid, authToken: 'token-123' })).toEqual({
+      account: first,
       created: false,
-      account: { authToken: 'token-456' },
     });
+    const replaced = await ensureAccount(store, { sid, authToken: 'token-456' });
+    expect(replaced.created).toBe(false);
+    expect(replaced.authToken).toBeUndefined();
+    expect(replaced.account.signingKey).toBe(first?.signingKey);
+    expect(authTokenMatches(await store.accounts.get(sid), 'token-456')).toBe(true);
+    expect(authTokenMatches(await store.accounts.get(sid), 'token-123')).toBe(false);
     await expect(ensureAccount(store, { sid: 'AC12', authToken: 'token-123' })).rejects.toThrow(
       /AC followed by 32 hex/,
     );

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { type EngineServer, startEngineServer } from '../../src/api/engine-server.js';
 import { createMemoryStore } from '../../src/store/memory.js';
-import { ACCOUNT_A, account, call, recording, wav } from '../store/fixtures.js';
+import { ACCOUNT_A, account, call, recording, tokenOf, wav } from '../store/fixtures.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -11,7 +11,7 @@ afterEach(async () => {
 });
 
 const HOLD_URL = 'http://app.test/hold';
-const TOKEN = account(ACCOUNT_A).authToken;
+const TOKEN = tokenOf(ACCOUNT_A);
 
 async function startPlatform(): Promise<EngineServer> {
   const store = createMemoryStore();

@@ -4,7 +4,7 @@ import { startServer } from '../../src/api/server.js';
 import { enterpriseCreateCommand } from '../../src/cli/commands/enterprise.js';
 import { createProgram } from '../../src/cli/program.js';
 import { createMemoryStore } from '../../src/store/memory.js';
-import { ACCOUNT_A, account } from '../store/fixtures.js';
+import { ACCOUNT_A, account, tokenOf } from '../store/fixtures.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -21,7 +21,7 @@ async function server() {
 
 const base = {
   accountSid: ACCOUNT_A,
-  authToken: account(ACCOUNT_A).authToken,
+  authToken: tokenOf(ACCOUNT_A),
   name: 'Acme',
   autoAttendant: true,
 };

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type EngineServer, startEngineServer } from '../../src/api/engine-server.js';
 import { openSqliteCallQueueStore } from '../../src/store/callqueue/sqlite.js';
 import { createMemoryStore } from '../../src/store/memory.js';
-import { ACCOUNT_A, account } from '../store/fixtures.js';
+import { ACCOUNT_A, account, tokenOf } from '../store/fixtures.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -84,7 +84,7 @@ async function startPlatform(dataDir: string): Promise<EngineServer> {
 }
 
 function client(server: EngineServer) {
-  const auth = `Basic ${Buffer.from(`${ACCOUNT_A}:${account(ACCOUNT_A).authToken}`).toString('base64')}`;
+  const auth = `Basic ${Buffer.from(`${ACCOUNT_A}:${tokenOf(ACCOUNT_A)}`).toString('base64')}`;
   const send = async (path: string, method: string, body?: string, type?: string) => {
     const headers: Record<string, string> = { Authorization: auth };
     if (type) headers['Content-Type'] = type;

@@ -1,11 +1,26 @@
 import type { CallRecord, RecordingRecord } from '../../src/engine/records.js';
+import { hashAuthToken } from '../../src/store/credentials.js';
 import type { AccountRecord } from '../../src/store/types.js';
 
 export const ACCOUNT_A = `AC${'a'.repeat(32)}`;
 export const ACCOUNT_B = `AC${'b'.repeat(32)}`;
 
-export function account(sid: string, authToken = 'token-of-' + sid.slice(-4)): AccountRecord {
-  return { sid, authToken, friendlyName: 'test', dateCreated: 0, dateUpdated: 0 };
+/** The auth token of the fixture account `sid`. */
+export const tokenOf = (sid: string) => `token-of-${sid.slice(-4)}`;
+
+/** The signing key of the fixture account `sid`. */
+export const signingKeyOf = (sid: string) => `signing-key-of-${sid.slice(-4)}`;
+
+/** An account whose token is `authToken` (default {@link tokenOf}); the same record every call. */
+export function account(sid: string, authToken = tokenOf(sid)): AccountRecord {
+  return {
+    sid,
+    authTokenHash: hashAuthToken(authToken, Buffer.alloc(16, 7)),
+    signingKey: signingKeyOf(sid),
+    friendlyName: 'test',
+    dateCreated: 0,
+    dateUpdated: 0,
+  };
 }
 
 /** A completed call; override any field. */

@@ -27,7 +27,11 @@ describe('SQLite store', () => {
     await s.close();
     const db = new Database(join(dir, 'rcml.sqlite'), { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.prepare('SELECT version FROM migrations').all()).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(db.prepare('SELECT version FROM migrations').all()).toEqual([
+      { version: 1 },
+      { version: 2 },
+      { version: 3 },
+    ]);
     db.close();
   });
 

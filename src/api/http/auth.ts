@@ -1,5 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
+import { authTokenMatches } from '../../store/credentials.js';
 import type { AccountRepository } from '../../store/ports.js';
 import type { AccountRecord } from '../../store/types.js';
 import { ApiError, errorResponse } from './errors.js';
@@ -8,10 +8,6 @@ import { ApiError, errorResponse } from './errors.js';
 export interface AuthVariables {
   account: AccountRecord;
 }
-
-const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
-/** Compared against when the account does not exist, so timing does not reveal which sids exist. */
-const ABSENT = digest('absent-account-token');
 
 /** Parses `Authorization: Basic base64(sid:token)`; undefined when missing or malformed. */
 export function parseBasic(header: string | undefined): { user: string; password: string } | undefined {
@@ -23,11 +19,8 @@ export function parseBasic(header: string | undefined): { user: string; password
   return { user: text.slice(0, colon), password: text.slice(colon + 1) };
 }
 
-/** Checks a token in constant time (over equal-length digests). */
-export function tokenMatches(account: AccountRecord | undefined, token: string): boolean {
-  const expected = account ? digest(account.authToken) : ABSENT;
-  return timingSafeEqual(expected, digest(token)) && account !== undefined;
-}
+/** Checks a token against the account's stored hash in constant time. */
+export const tokenMatches = authTokenMatches;
 
 function unauthorized(c: Context, message: string): Response {
   return errorResponse(c, new ApiError(401, 'unauthorized', message), {

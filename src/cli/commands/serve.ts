@@ -226,7 +226,9 @@ export function registerServe(program: Command): void {
       if (store.interruptedCalls.length > 0) {
         lines.push(`closed ${store.interruptedCalls.length} call(s) left live by the previous run`);
       }
-      if (ensured.created) lines.push(`auth token: ${ensured.account.authToken}`);
+      // Secrets are shown once, when the account is created: the store keeps only the token's hash.
+      if (ensured.authToken !== undefined) lines.push(`auth token: ${ensured.authToken}`);
+      if (ensured.created) lines.push(`signing key: ${ensured.account.signingKey}`);
       // Last, in one write, so a reader that sees the sid has everything.
       lines.push(`account sid: ${ensured.account.sid}`);
       process.stdout.write(`${lines.join('\n')}\n`);

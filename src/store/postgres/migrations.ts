@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { upgradeAccountRecord } from '../credentials.js';
 
 /**
  * Schema changes in order. A database records the versions it has applied in
@@ -9,7 +10,13 @@ import type pg from 'pg';
  * Text columns sort with the "C" collation (code point order), like the memory and SQLite
  * stores; times are milliseconds since the epoch (bigint).
  */
-export const PG_MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+export const PG_MIGRATIONS: ReadonlyArray<{
+  version: number;
+  name: string;
+  sql: string;
+  /** A step SQL alone cannot do, run after `sql` in the same transaction. */
+  run?: (client: pg.ClientBase) => Promise<void>;
+}> = [
   {
     version: 1,
     name: 'initial schema',
@@ -67,6 +74,23 @@ export const PG_MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: 
         sid text COLLATE "C" PRIMARY KEY, account_sid text COLLATE "C" NOT NULL, data text NOT NULL);
     `,
   },
+  {
+    version: 2,
+    name: 'auth tokens kept as keyed hashes, signing keys',
+    sql: '',
+    run: async (client) => {
+      const { rows } = await client.query<{ sid: string; data: string }>(
+        'SELECT sid, data FROM accounts FOR UPDATE',
+      );
+      for (const row of rows) {
+        const upgraded = upgradeAccountRecord(JSON.parse(row.data) as Record<string, unknown>);
+        await client.query('UPDATE accounts SET data = $1 WHERE sid = $2', [
+          JSON.stringify(upgraded),
+          row.sid,
+        ]);
+      }
+    },
+  },
 ];
 
 /** Arbitrary key of the advisory lock held while migrating. */
@@ -96,7 +120,8 @@ export async function migratePostgres(client: pg.ClientBase, schema?: string): P
       if (done.has(m.version)) continue;
       await client.query('BEGIN');
       try {
-        await client.query(m.sql);
+        if (m.sql) await client.query(m.sql);
+        await m.run?.(client);
         await client.query('INSERT INTO rcml_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
           m.version,
           m.name,

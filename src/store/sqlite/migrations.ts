@@ -1,11 +1,18 @@
 import type Database from 'better-sqlite3';
+import { upgradeAccountRecord } from '../credentials.js';
 
 /**
  * Schema changes in order. A database records the versions it has applied in `migrations`;
  * opening it applies the rest, each in its own transaction. Never edit a released step: add one.
  * Each table keeps the columns it filters and sorts on, plus the whole record as JSON.
  */
-export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+export const MIGRATIONS: ReadonlyArray<{
+  version: number;
+  name: string;
+  sql: string;
+  /** A step SQL alone cannot do, run after `sql` in the same transaction. */
+  run?: (db: Database.Database) => void;
+}> = [
   {
     version: 1,
     name: 'initial schema',
@@ -77,6 +84,19 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
         WHERE end_time IS NOT NULL;
     `,
   },
+  {
+    version: 3,
+    name: 'auth tokens kept as keyed hashes, signing keys',
+    sql: '',
+    run: (db) => {
+      const rows = db.prepare('SELECT sid, data FROM accounts').all() as Array<{ sid: string; data: string }>;
+      const update = db.prepare('UPDATE accounts SET data = ? WHERE sid = ?');
+      for (const row of rows) {
+        const upgraded = upgradeAccountRecord(JSON.parse(row.data) as Record<string, unknown>);
+        update.run(JSON.stringify(upgraded), row.sid);
+      }
+    },
+  },
 ];
 
 /** Applies every migration the database has not seen yet; returns the versions applied. */
@@ -97,6 +117,7 @@ export function migrate(db: Database.Database): number[] {
     if (done.has(m.version)) continue;
     db.transaction(() => {
       db.exec(m.sql);
+      m.run?.(db);
       record.run(m.version, m.name, Date.now());
     })();
     applied.push(m.version);

@@ -23,6 +23,11 @@ export interface SqliteStoreOptions {
   now?: () => number;
   /** Sids of the notifications written on open. Default random. */
   sids?: SidFactory;
+  /**
+   * Close calls left live by a stopped server (default true). False for a tool that opens the
+   * data directory beside a running server (e.g. to rotate a token), whose calls are live.
+   */
+  closeInterrupted?: boolean;
 }
 
 /** A SQLite store, plus what opening it found. */
@@ -68,6 +73,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
       if (db.open) db.close();
     },
   };
+  if (options.closeInterrupted === false) return { ...store, interruptedCalls: [], file };
   // One transaction around the repair. The SQLite repositories do their work before their
   // promises return, and nothing else holds the store yet, so no other write can slip in.
   let closed: Awaited<ReturnType<typeof closeInterruptedCalls>>;
