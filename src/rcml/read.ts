@@ -30,12 +30,14 @@ export function readAttributes<A>(
     const rule = (rules as { [name: string]: AttrRules<A>[keyof A] })[attr.name];
     const value = rule.read(attr.value);
     if (value === undefined) {
+      const instead = rule.fallback === undefined ? 'the default' : `"${String(rule.fallback)}"`;
       ctx.warn(
         rule.code,
-        `invalid ${attr.name}="${attr.value}" on <${el.name}>: expected ${rule.expected}; the default is used`,
+        `invalid ${attr.name}="${attr.value}" on <${el.name}>: expected ${rule.expected}; ${instead} is used`,
         attr.offset,
         `${el.name}@${attr.name}`,
       );
+      if (rule.fallback !== undefined) out[attr.name] = rule.fallback;
       continue;
     }
     out[attr.name] = value;

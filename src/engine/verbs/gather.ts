@@ -25,7 +25,7 @@ export async function gatherVerb(ctx: VerbContext, verb: Gather): Promise<VerbOu
   const result: GatherResult = { digits: '' };
   ctx.listen(true);
   try {
-    await playPrompts(ctx, verb);
+    if (!(await playPrompts(ctx, verb))) return HANGUP;
     await collect(ctx, verb, result);
   } catch (err) {
     if (err instanceof Interrupted && err.reason === 'ended') {
@@ -46,11 +46,21 @@ export async function gatherVerb(ctx: VerbContext, verb: Gather): Promise<VerbOu
   return actionOutcome(ctx, 'Gather', verb.action, verb.method ?? gatherDefaults.method, ctx.params(params));
 }
 
-/** Plays the nested prompts in order; each shows as a verb nested in Gather at its start time. */
-async function playPrompts(ctx: VerbContext, verb: Gather): Promise<void> {
+const HANGUP: VerbOutcome = { kind: 'hangup' };
+
+/**
+ * Plays the nested prompts in order; each shows as a verb nested in Gather at its start time.
+ * False when a Play's URL is not a URI: error 13325 and the call stops, as in the platform's
+ * BaseVoiceInterpreter.ProcessingGatherChildren.
+ */
+async function playPrompts(ctx: VerbContext, verb: Gather): Promise<boolean> {
   const listener = ctx.services.listener;
   try {
     for (const prompt of verb.prompts) {
+      if (prompt.verb === 'Play' && (!prompt.url || !ctx.resolveUrl(prompt.url))) {
+        ctx.notify('13325', 0, `Gather: '${prompt.url}' is an invalid Play URI`);
+        return false;
+      }
       listener?.({
         type: 'verb',
         at: ctx.now(),
@@ -64,6 +74,7 @@ async function playPrompts(ctx: VerbContext, verb: Gather): Promise<void> {
   } catch (err) {
     if (!(err instanceof Interrupted && err.reason === 'input')) throw err;
   }
+  return true;
 }
 
 async function collect(ctx: VerbContext, verb: Gather, result: GatherResult): Promise<void> {
@@ -78,6 +89,7 @@ async function collect(ctx: VerbContext, verb: Gather, result: GatherResult): Pr
     if (!next) break;
     if (next.kind === 'speech') {
       if (!wantsSpeech) continue;
+      sendPartialResults(ctx, verb, next.text);
       result.speech = next.text;
       return;
     }
@@ -90,6 +102,25 @@ async function collect(ctx: VerbContext, verb: Gather, result: GatherResult): Pr
     }
   }
   if (!result.digits) result.failure = 'timeout';
+}
+
+/**
+ * Sends `partialResultCallback` the phrase as recognition grows, one request per word with the
+ * words so far in `UnstableSpeechResult` (the platform's BaseVoiceInterpreter.PartialGathering),
+ * all before the final result.
+ */
+function sendPartialResults(ctx: VerbContext, verb: Gather, text: string): void {
+  if (!verb.partialResultCallback) return;
+  const url = ctx.resolveUrl(verb.partialResultCallback);
+  if (!url) {
+    ctx.notify('11100', 1, `Gather: invalid partialResultCallback URL '${verb.partialResultCallback}'`);
+    return;
+  }
+  const method = verb.partialResultCallbackMethod ?? gatherDefaults.partialResultCallbackMethod;
+  const words = text.split(/\s+/).filter((w) => w !== '');
+  for (let i = 1; i <= words.length; i++) {
+    ctx.send('partial-result', url, method, ctx.params({ UnstableSpeechResult: words.slice(0, i).join(' ') }));
+  }
 }
 
 function writeRecord(ctx: VerbContext, verb: Gather, result: GatherResult): void {

@@ -17,7 +17,8 @@ import { NEXT, type VerbContext, type VerbOutcome } from './types.js';
 export async function recordVerb(ctx: VerbContext, verb: RecordVerb): Promise<VerbOutcome> {
   const timeout = verb.timeout ?? recordDefaults.timeout;
   const maxLength = verb.maxLength ?? recordDefaults.maxLength;
-  const finishOnKey = verb.finishOnKey ?? recordDefaults.finishOnKey;
+  // An empty finishOnKey means `#` (the platform's CreatingRecording); absent, any key.
+  const finishOnKey = verb.finishOnKey === '' ? '#' : (verb.finishOnKey ?? recordDefaults.finishOnKey);
   // Recording starts after the beep; a hang-up during the beep still reaches the action.
   let start: number | undefined;
   let digits: string | undefined;

@@ -5,7 +5,7 @@ import type { XmlElement } from '../xml/scan.js';
 import { readPause } from './pause.js';
 import { readPlay } from './play.js';
 import { type AttrRules, bool, int, matching, method, oneOf, text } from './rules.js';
-import { readSay } from './say.js';
+import { gatherSayAttributes, readSay } from './say.js';
 
 /**
  * Values used when `<Gather>` leaves an attribute out. `numDigits` has no default: without it
@@ -50,7 +50,7 @@ export const gatherAttributes: AttrRules<Omit<Gather, 'verb' | 'prompts' | 'pos'
 };
 
 const PROMPT_READERS: { readonly [name: string]: (el: XmlElement, ctx: ReadContext) => GatherPrompt } = {
-  Say: readSay,
+  Say: (el, ctx) => readSay(el, ctx, gatherSayAttributes),
   Play: readPlay,
   Pause: readPause,
 };

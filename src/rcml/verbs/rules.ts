@@ -12,6 +12,8 @@ export interface AttrRule<T> {
   code: string;
   /** What a valid value looks like, for messages. */
   expected: string;
+  /** Value an invalid one stands for (the platform's), instead of leaving the default to apply. */
+  fallback?: T;
 }
 
 /** One rule per optional attribute of `A`. */
@@ -74,6 +76,11 @@ export function method(code = INVALID_ATTRIBUTE): AttrRule<HttpMethod> {
 /** Text matching `pattern`, kept as written. */
 export function matching(pattern: RegExp, code: string, expected: string): AttrRule<string> {
   return { read: (raw) => (pattern.test(raw) ? raw : undefined), code, expected };
+}
+
+/** `rule`, with `fallback` standing for an invalid value. */
+export function orElse<T>(rule: AttrRule<T>, fallback: T): AttrRule<T> {
+  return { ...rule, fallback };
 }
 
 const EVENTS: readonly CallProgressEvent[] = ['initiated', 'ringing', 'answered', 'completed'];

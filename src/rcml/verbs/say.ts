@@ -15,13 +15,20 @@ export const sayAttributes: AttrRules<Omit<Say, 'verb' | 'text' | 'pos'>> = {
   loop: int(0, '13510'),
 };
 
+/** A Say nested in Gather reports its own codes (the platform's ProcessingGatherChildren). */
+export const gatherSayAttributes: AttrRules<Omit<Say, 'verb' | 'text' | 'pos'>> = {
+  ...sayAttributes,
+  voice: oneOf(['man', 'woman'] as const, '13321'),
+  loop: int(0, '13322'),
+};
+
 /** Reads `<Say>`: the text is spoken; empty text does nothing. */
-export function readSay(el: XmlElement, ctx: ReadContext): Say {
+export function readSay(el: XmlElement, ctx: ReadContext, rules = sayAttributes): Say {
   rejectChildren(el, ctx);
   return {
     verb: 'Say',
     text: el.text.trim(),
-    ...readAttributes(el, sayAttributes, ctx),
+    ...readAttributes(el, rules, ctx),
     pos: ctx.pos(el.offset),
   };
 }

@@ -47,7 +47,7 @@ describe('Gather nesting', () => {
 
   it('reports attribute warnings of nested prompts at their own position', () => {
     const result = parseRcml('<Response><Gather>\n<Say loop="x">a</Say></Gather></Response>');
-    expect(result.diagnostics).toEqual([expect.objectContaining({ code: '13510', line: 2, column: 6 })]);
+    expect(result.diagnostics).toEqual([expect.objectContaining({ code: '13322', line: 2, column: 6 })]);
   });
 
   it('rejects verbs nested in other verbs', () => {
