@@ -18,6 +18,10 @@ export interface ScriptStart {
    * documents, documents run beside a bridge).
    */
   onEnd?: () => void;
+  /** Called when a Hangup verb ends the call, before it hangs up (Dial screening documents). */
+  onHangup?: () => void;
+  /** The requests carry the screening parameter set (`Call.screeningParams`). */
+  screening?: boolean;
 }
 
 /** What the machine needs from the call object it drives. */

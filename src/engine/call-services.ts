@@ -11,7 +11,7 @@ import {
 } from './conferences.js';
 import { type LoadedDocument, loadDocument } from './documents.js';
 import type { InterruptReason } from './errors.js';
-import { isReleased, type LegOptions, ringLegs, screenLeg, startLeg } from './legs.js';
+import { isReleased, type LegOptions, ringLegs, type ScreeningResult, screenLeg, startLeg } from './legs.js';
 import { setHeld } from './media.js';
 import type { ScriptSignal } from './script-signal.js';
 import type { EngineEventListener, RequestKind } from './types.js';
@@ -68,10 +68,13 @@ export class CallServices implements VerbServices {
   }
 
   ringLegs(legs: readonly Leg[], signal: ScriptSignal): Promise<LegRing> {
-    return ringLegs(legs.map(callOf), signal);
+    return ringLegs(legs.map(callOf), signal).then((ring) => {
+      if (ring.winner) this.call.outboundCallSid = ring.winner.record.sid;
+      return ring;
+    });
   }
 
-  screenLeg(leg: Leg, url: string, method: HttpMethod): Promise<boolean> {
+  screenLeg(leg: Leg, url: string, method: HttpMethod): Promise<ScreeningResult> {
     return screenLeg(callOf(leg), url, method);
   }
 

@@ -1,9 +1,9 @@
 import { type Actor, createActor } from 'xstate';
 import { type CallHooks, callMachine, ringingCallMachine, type ScriptStart } from './call-machine.js';
 import type { TimerHandle } from './clock/clock.js';
-import { rfc2822 } from './dates.js';
+import { iso } from './dates.js';
 import { Interrupted, type InterruptReason } from './errors.js';
-import { voiceParams } from './params.js';
+import { screeningParams, voiceParams } from './params.js';
 import type { CallRecord, CallStatus } from './records.js';
 import type { CallScript, Runtime } from './runtime.js';
 import { type CallEventName, callbackParams, type StatusCallbackConfig } from './status-callbacks.js';
@@ -50,6 +50,8 @@ export class Call implements CallHooks {
   bridge: CallBridge | null = null;
   /** Conference sid this call takes part in, if any. */
   conferenceSid: string | null = null;
+  /** The latest Dial leg of this call (`OutboundCallSid` of its requests from then on). */
+  outboundCallSid: string | undefined;
   readonly media: MediaState = { muted: false, held: false };
   private actor: Actor<typeof callMachine> | null;
   private readonly party: PartyBehaviour;
@@ -370,10 +372,20 @@ export class Call implements CallHooks {
     this.pendingReject = null;
   }
 
-  /** Parameters of a request about this call. */
+  /**
+   * Parameters of a request about this call. `OutboundCallSid` once a Dial leg exists, as the
+   * platform's VoiceInterpreter.parameters() sends it.
+   */
   params(extra?: Record<string, string>): Record<string, string> {
-    this.timestamp ??= rfc2822(this.record.dateCreated);
+    this.timestamp ??= iso(this.record.dateCreated);
     const params = voiceParams(this.record, this.headers, this.timestamp);
+    if (this.outboundCallSid) params.OutboundCallSid = this.outboundCallSid;
+    return extra ? Object.assign(params, extra) : params;
+  }
+
+  /** Parameters of the requests of a screening document run on this (callee) call. */
+  screeningParams(extra?: Record<string, string>): Record<string, string> {
+    const params = screeningParams(this.record, this.headers);
     return extra ? Object.assign(params, extra) : params;
   }
 }

@@ -23,11 +23,12 @@ export function loadDocument(
   method: HttpMethod,
   kind: RequestKind,
   extra: Record<string, string> | undefined,
+  paramsOf: (extra?: Record<string, string>) => Record<string, string> = (e) => call.params(e),
 ): LoadedDocument | Promise<LoadedDocument> {
   if (!call.rt.isValidUrl(url)) {
     return { ok: false, code: '11100', log: 0, message: `invalid URL '${url}'`, url };
   }
-  const res = call.rt.requestNow(call.record.sid, kind, url, method, call.params(extra));
+  const res = call.rt.requestNow(call.record.sid, kind, url, method, paramsOf(extra));
   return res instanceof Promise ? res.then((r) => toDocument(call, url, r)) : toDocument(call, url, res);
 }
 

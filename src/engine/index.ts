@@ -18,7 +18,14 @@ export { createCallParamsSchema } from './create-call-schema.js';
 export { iso, rfc2822 } from './dates.js';
 export { createEngine, Engine, type EngineOptions } from './engine.js';
 export { EngineError, type EngineErrorCode, Interrupted, type InterruptReason } from './errors.js';
-export { type LegOptions, type RingResult, ringLegs, screenLeg, startLeg } from './legs.js';
+export {
+  type LegOptions,
+  type RingResult,
+  ringLegs,
+  type ScreeningResult,
+  screenLeg,
+  startLeg,
+} from './legs.js';
 export { setHeld, setMuted } from './media.js';
 export { type ModifyCallInput, type ModifyCallParams, modifyCallParamsSchema } from './modify-call-schema.js';
 export * from './records.js';

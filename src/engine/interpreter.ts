@@ -22,6 +22,7 @@ class Script extends ScriptContext implements CallScript {
     private readonly start: ScriptStart,
   ) {
     super(owner, start.url);
+    this.screening = start.screening === true;
   }
 
   begin(): void {
@@ -41,6 +42,7 @@ export function prepareScript(call: Call, start: ScriptStart): CallScript {
  */
 export async function runScript(call: Call, start: ScriptStart, ctx: ScriptContext): Promise<void> {
   const signal = ctx.signal;
+  const paramsOf = (extra?: Record<string, string>) => ctx.params(extra);
   try {
     let url = start.url;
     let method = start.method;
@@ -48,11 +50,11 @@ export async function runScript(call: Call, start: ScriptStart, ctx: ScriptConte
     let params = start.params;
     let fallback = start.fallback;
     for (;;) {
-      let doc = await loadDocument(call, url, method, kind, params);
+      let doc = await loadDocument(call, url, method, kind, params, paramsOf);
       if (signal.aborted) return;
       if (!doc.ok && fallback) {
         call.rt.notify(call.record.sid, doc.code, doc.log, doc.message, doc.url);
-        doc = await loadDocument(call, fallback.url, fallback.method, 'fallback', params);
+        doc = await loadDocument(call, fallback.url, fallback.method, 'fallback', params, paramsOf);
         if (signal.aborted) return;
       }
       fallback = undefined;
@@ -73,6 +75,7 @@ export async function runScript(call: Call, start: ScriptStart, ctx: ScriptConte
         start.onEnd();
         return;
       }
+      if (outcome.kind === 'hangup') start.onHangup?.();
       call.end(outcome.kind === 'end' ? outcome.status : 'completed');
       return;
     }

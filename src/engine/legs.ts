@@ -35,6 +35,7 @@ export function startLeg(parent: Call, options: LegOptions): Call {
     callbacks: options.callbacks,
   });
   rt.live.set(record.sid, leg);
+  parent.outboundCallSid = record.sid;
   rt.listener?.({
     type: 'leg',
     at: rt.clock.now(),
@@ -125,24 +126,37 @@ export function ringLegs(legs: readonly Call[], signal?: ScriptSignal): Promise<
 }
 
 /**
- * Runs a screening document on an answered callee. Resolves true when the document reaches its
- * end (the callee may be bridged), false when the leg ended (Hangup in it, or a failed fetch)
- * or was released by a live modification.
+ * How a screening document ended: `end` (it ran out of verbs: the callee may be bridged),
+ * `hangup` (a Hangup verb in it), `stopped` (the leg ended otherwise, a failed fetch included,
+ * or a live modification released it).
  */
-export function screenLeg(leg: Call, url: string, method: HttpMethod): Promise<boolean> {
-  return new Promise<boolean>((resolve) => {
+export type ScreeningResult = 'end' | 'hangup' | 'stopped';
+
+/** Runs a screening document on an answered callee, with the screening request parameters. */
+export function screenLeg(leg: Call, url: string, method: HttpMethod): Promise<ScreeningResult> {
+  return new Promise<ScreeningResult>((resolve) => {
     if (leg.ended || released.has(leg)) {
-      resolve(false);
+      resolve('stopped');
       return;
     }
-    const done = (ok: boolean): void => {
+    let settled = false;
+    const done = (result: ScreeningResult): void => {
+      if (settled) return;
+      settled = true;
       off();
       claimed.delete(leg);
-      resolve(ok);
+      resolve(result);
     };
-    const off = leg.watch((c) => c.ended && done(false));
+    const off = leg.watch((c) => c.ended && done('stopped'));
     // Released by a live modification: its new document has replaced the screening one.
-    claimed.set(leg, () => done(false));
-    leg.run({ url, method, kind: 'rcml', onEnd: () => done(true) });
+    claimed.set(leg, () => done('stopped'));
+    leg.run({
+      url,
+      method,
+      kind: 'rcml',
+      screening: true,
+      onEnd: () => done('end'),
+      onHangup: () => done('hangup'),
+    });
   });
 }

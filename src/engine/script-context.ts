@@ -17,6 +17,8 @@ export class ScriptContext implements VerbContext, ScriptSignal {
   private stopReason: InterruptReason | undefined;
   private cleanups: Array<() => void> | null = null;
   private bound: CallServices | null = null;
+  /** Requests carry the screening parameter set (a Dial noun's `url` document on the callee). */
+  screening = false;
 
   constructor(
     /** The live call this script runs on. */
@@ -167,6 +169,6 @@ export class ScriptContext implements VerbContext, ScriptSignal {
 
   /** Request parameters of this call plus `extra`. */
   params(extra?: Record<string, string>): Record<string, string> {
-    return this.owner.params(extra);
+    return this.screening ? this.owner.screeningParams(extra) : this.owner.params(extra);
   }
 }

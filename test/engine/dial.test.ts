@@ -144,9 +144,10 @@ describe('Dial', () => {
     const leg = children(h, call.sid)[0];
     expect(leg.to).toBe('sip:bob@x.test');
     const screen = h.requests.find((r) => r.url.endsWith('/s'))!;
+    // The screening set (SubVoiceInterpreter.parameters()) names the leg, not its parent.
     expect(screen.params).toMatchObject({
       'SipHeader_X-Team': 'blue',
-      ParentCallSid: call.sid,
+      CallSid: leg.sid,
       Direction: 'outbound-dial',
     });
     const cbs = h.requests.filter((r) => r.kind === 'status-callback').map((r) => r.params.CallStatus);

@@ -32,7 +32,18 @@ export async function dialVerb(ctx: VerbContext, verb: Dial): Promise<VerbOutcom
   const services = ctx.services;
   const timeout = verb.timeout ?? dialDefaults.timeout;
   const from = verb.callerId?.trim() || ctx.call.from;
-  const legs = nouns.map((noun) => services.startLeg(legOptions(ctx, noun, from, timeout)));
+  const placed = nouns.flatMap((noun) => {
+    const options = legOptions(ctx, noun, from, timeout);
+    if (placeable(options.to)) return [{ noun, options }];
+    ctx.notify(DIAL_TARGET_CODE, 1, `Dial: '${options.to}' cannot be dialed; no leg placed`);
+    return [];
+  });
+  if (placed.length === 0) {
+    // No leg at all: the platform's VoiceInterpreter requests the action with
+    // DialCallStatus=failed (testsuite DialActionTest.testDialActionInvalidCall).
+    return finish(ctx, verb, { status: 'failed', duration: 0, ringDuration: 0 });
+  }
+  const legs = placed.map((p) => services.startLeg(p.options));
   const ring = await services.ringLegs(legs, ctx.signal);
   const ringDuration = Math.ceil(ring.ringMs / 1000);
   const winner = ring.winner;
@@ -46,13 +57,14 @@ export async function dialVerb(ctx: VerbContext, verb: Dial): Promise<VerbOutcom
       callSid: legs.at(-1)?.record.sid,
     });
   }
-  const noun = nouns[legs.indexOf(winner)];
+  const noun = placed[legs.indexOf(winner)].noun;
   if (noun.noun === 'Number' && noun.sendDigits) winner.deliver({ kind: 'dtmf', keys: noun.sendDigits });
   if (noun.url) {
     const url = ctx.resolveUrl(noun.url);
-    const screened = url !== undefined && (await services.screenLeg(winner, url, noun.method ?? 'POST'));
+    const screening =
+      url === undefined ? 'stopped' : await services.screenLeg(winner, url, noun.method ?? 'POST');
     if (!url) ctx.notify('11100', 0, `Dial: invalid screening URL '${noun.url}'`);
-    if (!screened || ctx.signal.aborted || services.ended) {
+    if (screening !== 'end' || ctx.signal.aborted || services.ended) {
       // A leg redirected by a live modification is its own call now: leave it be.
       const taken = services.isReleased(winner);
       if (!winner.ended && !taken) winner.end('completed');
@@ -63,6 +75,13 @@ export async function dialVerb(ctx: VerbContext, verb: Dial): Promise<VerbOutcom
         duration: 0,
         ringDuration,
       };
+      if (screening === 'hangup' && !ctx.signal.aborted && !services.ended) {
+        // A Hangup in the screening document hangs the caller up too (the platform's
+        // VoiceInterpreter.Bridging: anything but the document's End goes to hangingUp); the
+        // action is requested without running its answer, as when the caller hangs up.
+        notifyAction(ctx, verb, outcome);
+        return HANGUP;
+      }
       return finish(ctx, verb, outcome);
     }
   }
@@ -96,6 +115,19 @@ function release(callee: Leg, result: BridgeResult, callerEnded: boolean): void 
   // A live modification that moved or kept the callee has already dealt with it.
   if (result.release === 'keep' && !callerEnded) return;
   callee.end('completed');
+}
+
+/** Warning for a Dial target that is no dialable address (the platform's Dial range). */
+export const DIAL_TARGET_CODE = '13223';
+
+/**
+ * True for an address a leg can ring: a phone number (digits, `*`, `#`, a leading `+`; spaces,
+ * dashes, dots and brackets ignored), `client:` with a name, or a `sip:`/`sips:` URI with a host.
+ */
+export function placeable(address: string): boolean {
+  if (/^client:/i.test(address)) return address.slice(7).trim() !== '';
+  if (/^sips?:/i.test(address)) return /^sips?:(?:[^@\s]+@)?[^@\s;?]+/i.test(address);
+  return /^\+?[0-9*#]+$/.test(address.replace(/[\s\-.()]/g, ''));
 }
 
 function legOptions(ctx: VerbContext, noun: LegNoun, from: string, timeout: number) {

@@ -119,7 +119,12 @@ function sendPartialResults(ctx: VerbContext, verb: Gather, text: string): void 
   const method = verb.partialResultCallbackMethod ?? gatherDefaults.partialResultCallbackMethod;
   const words = text.split(/\s+/).filter((w) => w !== '');
   for (let i = 1; i <= words.length; i++) {
-    ctx.send('partial-result', url, method, ctx.params({ UnstableSpeechResult: words.slice(0, i).join(' ') }));
+    ctx.send(
+      'partial-result',
+      url,
+      method,
+      ctx.params({ UnstableSpeechResult: words.slice(0, i).join(' ') }),
+    );
   }
 }
 

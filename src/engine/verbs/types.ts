@@ -5,7 +5,7 @@ import type { Conference, Participant, ParticipantOptions } from '../conferences
 import type { LoadedDocument } from '../documents.js';
 import type { InterruptReason } from '../errors.js';
 import type { FetchResult } from '../fetcher.js';
-import type { LegOptions } from '../legs.js';
+import type { LegOptions, ScreeningResult } from '../legs.js';
 import type {
   CallRecord,
   CallStatus,
@@ -136,8 +136,8 @@ export interface VerbServices {
   startLeg(options: LegOptions): Leg;
   /** Waits for the first leg to answer and cancels the others (they stop with `signal`). */
   ringLegs(legs: readonly Leg[], signal: ScriptSignal): Promise<LegRing>;
-  /** Runs a screening document on an answered leg: true when it reached its end. */
-  screenLeg(leg: Leg, url: string, method: HttpMethod): Promise<boolean>;
+  /** Runs a screening document on an answered leg: how it ended. */
+  screenLeg(leg: Leg, url: string, method: HttpMethod): Promise<ScreeningResult>;
   /** True once a live modification took the leg out of its Dial. */
   isReleased(leg: Leg): boolean;
   /** Connects this call with a leg (this call is leg `a` of the bridge). */

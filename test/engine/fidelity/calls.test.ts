@@ -80,3 +80,102 @@ describe('Reject', () => {
     expect(call).toMatchObject({ status: 'busy', duration: 0 });
   });
 });
+
+describe('Dial targets and screening', () => {
+  // restcomm.testsuite telephony/DialActionTest.testDialActionInvalidCall: a target that cannot
+  // be called places no outbound call; the action gets DialCallStatus=failed, duration 0.
+  it('a target that cannot be placed gets no leg and DialCallStatus=failed', async () => {
+    const h = harness({
+      '/d': rcml('<Dial action="/a"><Number>not a number</Number></Dial>'),
+      '/a': rcml(''),
+    });
+    const call = await callIn(h, '/d');
+    expect(legsOf(h, call.sid)).toEqual([]);
+    const action = h.requests.find((r) => r.kind === 'action');
+    expect(action?.params).toMatchObject({
+      DialCallStatus: 'failed',
+      DialCallDuration: '0',
+      CallStatus: 'in-progress',
+    });
+    expect(action?.params.DialCallSid).toBeUndefined();
+    expect(h.notifications.map((n) => [n.code, n.log])).toEqual([['13223', 1]]);
+  });
+
+  it('the placeable targets of a Dial still ring', async () => {
+    const h = harness({
+      '/d': rcml('<Dial action="/a"><Number>abc</Number><Number>+1</Number></Dial>'),
+      '/a': rcml(''),
+    });
+    h.engine.setParty('+1', { hangupAfter: 2 });
+    const call = await callIn(h, '/d');
+    expect(legsOf(h, call.sid).map((l) => l.to)).toEqual(['+1']);
+    expect(h.requests.find((r) => r.kind === 'action')?.params.DialCallStatus).toBe('completed');
+  });
+
+  // VoiceInterpreter.Bridging.execute: when the screening SubVoiceInterpreter answers anything
+  // but End (its Hangup verb: SubVoiceInterpreter.onReceive tells the Hangup tag), the caller
+  // goes to hangingUp too.
+  it('a screening document ending in Hangup hangs up the caller too', async () => {
+    const h = harness({
+      '/d': rcml('<Dial action="/a"><Number url="/s">+1</Number></Dial><Say>after</Say>'),
+      '/s': rcml('<Say>press nothing</Say><Hangup/>'),
+      '/a': rcml('<Say>action document</Say>'),
+    });
+    const call = await callIn(h, '/d');
+    const [leg] = legsOf(h, call.sid);
+    expect(leg.status).toBe('completed');
+    expect(call.status).toBe('completed');
+    expect(h.verbs(call.sid)).toEqual(['Dial']);
+    // The action is requested; its document does not run.
+    expect(h.requests.filter((r) => r.kind === 'action')).toHaveLength(1);
+    expect(h.verbs(leg.sid)).toEqual(['Say', 'Hangup']);
+  });
+});
+
+describe('Request parameters', () => {
+  // VoiceInterpreter.parameters(): OutboundCallSid once the Dial has an outbound call, on every
+  // later request; CallTimestamp is callInfo.dateCreated().toString() (ISO 8601 with ms).
+  it('OutboundCallSid on requests after a Dial leg exists; CallTimestamp in ISO 8601', async () => {
+    const h = harness({
+      '/d': rcml('<Say>hi</Say><Dial action="/a">+1</Dial>'),
+      '/a': rcml('<Redirect>/r</Redirect>'),
+      '/r': rcml('<Hangup/>'),
+    });
+    h.engine.setParty('+1', { hangupAfter: 1 });
+    const call = await callIn(h, '/d');
+    const [leg] = legsOf(h, call.sid);
+    const byKind = (kind: string) => h.requests.find((r) => r.kind === kind)!.params;
+    expect(byKind('rcml').OutboundCallSid).toBeUndefined();
+    expect(byKind('rcml').CallTimestamp).toBe('2024-01-01T00:00:00.000Z');
+    expect(byKind('action').OutboundCallSid).toBe(leg.sid);
+    expect(byKind('redirect').OutboundCallSid).toBe(leg.sid);
+  });
+
+  // SubVoiceInterpreter.parameters(): a screening request carries CallSid, AccountSid, From,
+  // To, CallStatus, ApiVersion, Direction, CallerName and ForwardedFrom of the callee.
+  it('screening requests carry the platform screening parameter set', async () => {
+    const h = harness({ '/d': rcml('<Dial><Number url="/s">+1</Number></Dial>'), '/s': rcml('') });
+    h.engine.setParty('+1', { hangupAfter: 1 });
+    const call = await callIn(h, '/d');
+    const [leg] = legsOf(h, call.sid);
+    const screen = h.requests.find((r) => r.url.endsWith('/s'))!;
+    expect(Object.keys(screen.params).sort()).toEqual(
+      [
+        'AccountSid',
+        'ApiVersion',
+        'CallSid',
+        'CallStatus',
+        'CallerName',
+        'Direction',
+        'ForwardedFrom',
+        'From',
+        'To',
+      ].sort(),
+    );
+    expect(screen.params).toMatchObject({
+      CallSid: leg.sid,
+      Direction: 'outbound-dial',
+      CallStatus: 'in-progress',
+    });
+  });
+});

@@ -60,8 +60,16 @@ describe('Record attributes', () => {
     ['empty', ''],
     ['invalid', 'x'],
   ])('an %s finishOnKey means #', async (_what, keys) => {
-    const h = harness({ '/r': rcml(`<Record action="/a" finishOnKey="${keys}" timeout="9"/>`), '/a': rcml('') });
-    h.engine.setParty('+15550001', { digits: [{ at: 1, keys: '5' }, { at: 2, keys: '#' }] });
+    const h = harness({
+      '/r': rcml(`<Record action="/a" finishOnKey="${keys}" timeout="9"/>`),
+      '/a': rcml(''),
+    });
+    h.engine.setParty('+15550001', {
+      digits: [
+        { at: 1, keys: '5' },
+        { at: 2, keys: '#' },
+      ],
+    });
     await callIn(h, '/r');
     // `5` does not end it (as the default "any key" would); `#` does.
     expect(actionParams(h)).toMatchObject({ Digits: '#', RecordingDuration: '1.5' });
@@ -81,7 +89,9 @@ describe('Gather prompts and partial results', () => {
   // BaseVoiceInterpreter.ProcessingGatherChildren: a nested Say reports 13321 (voice) and
   // 13322 (loop), not the top-level Say codes.
   it('a Say nested in Gather with a bad voice or loop is 13321 / 13322', async () => {
-    const h = harness({ '/g': rcml('<Gather><Say voice="robot" loop="x">Hi</Say></Gather><Say voice="robot">x</Say>') });
+    const h = harness({
+      '/g': rcml('<Gather><Say voice="robot" loop="x">Hi</Say></Gather><Say voice="robot">x</Say>'),
+    });
     await callIn(h, '/g');
     expect(h.notifications.map((n) => n.code)).toEqual(['13321', '13322', '13511']);
   });
