@@ -4,7 +4,7 @@ import { createEngineApp, createMemoryStore, createNodeListener, ensureAccount }
 /** An Express app of its own, with the platform API mounted under /rcml. */
 export async function start(port = 8080) {
   const store = createMemoryStore();
-  const { account } = await ensureAccount(store, {});
+  const { account, authToken } = await ensureAccount(store, {}); // the token: shown this once
   const platform = await createEngineApp({ store, baseUrl: `http://127.0.0.1:${port}/rcml` });
 
   const web = express();
@@ -20,5 +20,5 @@ export async function start(port = 8080) {
     await new Promise((resolve) => server.close(resolve));
     await platform.close();
   };
-  return { server, account, close };
+  return { server, account, authToken, close };
 }

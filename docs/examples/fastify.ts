@@ -4,7 +4,7 @@ import { createEngineApp, createMemoryStore, createNodeListener, ensureAccount }
 /** A Fastify app of its own, with the platform API mounted under /rcml. */
 export async function start(port = 8080) {
   const store = createMemoryStore();
-  const { account } = await ensureAccount(store, {});
+  const { account, authToken } = await ensureAccount(store, {}); // the token: shown this once
   const platform = await createEngineApp({ store, baseUrl: `http://127.0.0.1:${port}/rcml` });
   const listener = createNodeListener(platform.app);
 
@@ -25,5 +25,5 @@ export async function start(port = 8080) {
     await web.close();
     await platform.close();
   };
-  return { server: web.server, account, close };
+  return { server: web.server, account, authToken, close };
 }

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { createNodeListener } from '../../src/api/node-listener.js';
 import { createMemoryStore } from '../../src/store/memory.js';
-import { ACCOUNT_A, account } from '../store/fixtures.js';
+import { ACCOUNT_A, account, tokenOf } from '../store/fixtures.js';
 import { basic } from './harness.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -30,14 +30,17 @@ describe('docs/embedding.md examples, each run', () => {
     it(`${name}: the API under /rcml next to the host's own routes, bodies read`, async () => {
       expect(docs).toContain(exampleText(name).trim());
       const example = (await import(`../../docs/examples/${name}.ts`)) as {
-        start(
-          port: number,
-        ): Promise<{ server: Server; account: { sid: string; authToken: string }; close(): Promise<void> }>;
+        start(port: number): Promise<{
+          server: Server;
+          account: { sid: string };
+          authToken: string;
+          close(): Promise<void>;
+        }>;
       };
-      const { server, account: acct, close } = await example.start(0);
+      const { server, account: acct, authToken, close } = await example.start(0);
       cleanups.push(close);
       const url = urlOf(server);
-      const auth = basic(acct.sid, acct.authToken);
+      const auth = basic(acct.sid, authToken);
       expect(await (await fetch(`${url}/`)).text()).toBe('my app');
 
       const root = `${url}/rcml/platform/2012-04-24/Accounts/${acct.sid}`;
@@ -77,7 +80,7 @@ async function api() {
   return createApp({ store, baseUrl: 'http://127.0.0.1/rcml' });
 }
 
-const AUTH_A = basic(ACCOUNT_A, account(ACCOUNT_A).authToken);
+const AUTH_A = basic(ACCOUNT_A, tokenOf(ACCOUNT_A));
 
 describe('createNodeListener', () => {
   it('answers a clear error when another middleware read the body and kept nothing', async () => {
