@@ -3,6 +3,7 @@ import { type CallHooks, callMachine, ringingCallMachine, type ScriptStart } fro
 import type { TimerHandle } from './clock/clock.js';
 import { iso } from './dates.js';
 import { Interrupted, type InterruptReason } from './errors.js';
+import { abortReason } from './fetcher.js';
 import { screeningParams, voiceParams } from './params.js';
 import type { CallRecord, CallStatus } from './records.js';
 import type { CallScript, Runtime } from './runtime.js';
@@ -71,6 +72,8 @@ export class Call implements CallHooks {
   private pendingTimer: TimerHandle | null = null;
   private pendingResolve: ((value: PartyInput | null) => void) | null = null;
   private pendingReject: ((reason: Interrupted) => void) | null = null;
+  private aborter: AbortController | null = null;
+  private over = false;
 
   constructor(
     readonly rt: Runtime<Call>,
@@ -93,6 +96,13 @@ export class Call implements CallHooks {
 
   get ended(): boolean {
     return this.actor === null;
+  }
+
+  /** Aborted when the call ends; made on first use (in-process requests never ask for it). */
+  signal(): AbortSignal | undefined {
+    if (this.over) return undefined;
+    this.aborter ??= new AbortController();
+    return this.aborter.signal;
   }
 
   /** Starts the call: outbound dials its party, inbound rings and fetches its first document. */
@@ -218,6 +228,9 @@ export class Call implements CallHooks {
   }
 
   enteredEnded(status: CallStatus): void {
+    // Requests in flight stop now; the final status callback, sent below, is not bound.
+    this.over = true;
+    this.aborter?.abort(abortReason('aborted: the call ended'));
     const now = this.rt.clock.now();
     const r = this.record;
     r.endTime = now;
@@ -267,7 +280,7 @@ export class Call implements CallHooks {
         this.sequence++,
         event === 'completed' ? r.duration : undefined,
       );
-      this.rt.request(r.sid, 'status-callback', cb.url, cb.method, params).then((res) => {
+      this.rt.request(r.sid, 'status-callback', cb.url, cb.method, params, 'callback').then((res) => {
         if (res.status < 200 || res.status >= 300) {
           const why = res.status === 0 ? res.error : `HTTP ${res.status}`;
           this.rt.notify(r.sid, '11205', 1, `status callback failed: ${why}`, cb.url);

@@ -34,11 +34,15 @@ export function loadDocument(
 
 function toDocument(call: Call, url: string, res: FetchResult): LoadedDocument {
   if (res.status === 0) {
+    if (res.code === 'BODY_TOO_LARGE') {
+      return { ok: false, code: '12100', log: 0, message: `document too large: ${res.error}`, url };
+    }
     return { ok: false, code: '11205', log: 0, message: `HTTP I/O error: ${res.error}`, url };
   }
   if (res.status === 404)
     return { ok: false, code: '21402', log: 1, message: 'URL not found (HTTP 404)', url };
-  if (res.status < 200 || res.status >= 300) {
+  // Only a 200 is a document (VoiceInterpreter.onDownloaderResponse); a 204 or 201 is not.
+  if (res.status !== 200) {
     return { ok: false, code: '11206', log: 0, message: `HTTP protocol error: status ${res.status}`, url };
   }
   const rt = call.rt;

@@ -10,7 +10,7 @@ import {
   type ParticipantInfo,
 } from './conferences.js';
 import { EngineError } from './errors.js';
-import { createFetcher, type HttpFetcherOptions } from './fetcher.js';
+import { createFetcher, type FetcherCloseOptions, type HttpFetcherOptions, redactUrl } from './fetcher.js';
 import { HandlerRegistry } from './handlers.js';
 import { prepareScript } from './interpreter.js';
 import { applyModification, parseModifyParams } from './modify-call.js';
@@ -18,6 +18,7 @@ import type { ModifyCallInput } from './modify-call-schema.js';
 import { splitTarget } from './params.js';
 import { type EngineQueueOptions, QueueService } from './queues/service.js';
 import type { CallRecord, RecordSink } from './records.js';
+import { redactingListener } from './redact-events.js';
 import { Runtime } from './runtime.js';
 import { defaultSettings, type EngineSettings } from './settings.js';
 import { randomSids, seededSids } from './sids.js';
@@ -51,7 +52,10 @@ export interface EngineOptions {
   defaultParty?: PartyBehaviour;
   /** Media constants (speaking rate, default Play length...). */
   settings?: Partial<EngineSettings>;
-  /** HTTP client options (timeout, redirects). */
+  /**
+   * HTTP client options: idle timeout, total deadline, body caps, redirects, the grace of
+   * `close()`, the egress policy and a hook that sees every outgoing request.
+   */
   http?: HttpFetcherOptions;
   /** Keep ended calls' records for `getCall`/`listCalls`. Default true. */
   retainCalls?: boolean;
@@ -87,7 +91,7 @@ export class Engine {
       { ...defaultSettings, ...options.settings },
       createFetcher(this.handlers, { ordered: options.clock !== 'real', ...options.http }),
       options.defaultParty ?? { outcome: 'answer', answerAfter: 0 },
-      options.onEvent,
+      redactingListener(options.onEvent),
       prepareScript,
     );
     this.rt.retainCalls = options.retainCalls ?? true;
@@ -140,7 +144,7 @@ export class Engine {
     for (const field of ['Url', 'FallbackUrl', 'StatusCallback'] as const) {
       const v = params[field];
       if (v !== undefined && !URL.canParse(v))
-        throw new EngineError('invalid-params', `${field}: not a valid URL: '${v}'`);
+        throw new EngineError('invalid-params', `${field}: not a valid URL: '${redactUrl(v)}'`);
     }
     for (const field of ['Method', 'FallbackMethod', 'StatusCallbackMethod'] as const) {
       const v = params[field];
@@ -374,15 +378,19 @@ export class Engine {
     return this.virtual().runUntilIdle(limitSeconds);
   }
 
-  /** Hangs up every live call, waits for in-flight requests and closes HTTP connections. */
-  async close(): Promise<void> {
+  /**
+   * Hangs up every live call (aborting their requests in flight), lets the requests still in
+   * flight (final status callbacks) finish within the grace (`graceMs`, default
+   * `http.closeGraceMs`, 3 s), aborts the rest and closes HTTP connections: it always returns.
+   */
+  async close(options: FetcherCloseOptions = {}): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     for (const call of [...this.rt.live.values()]) {
       call.end(call.record.status === 'in-progress' ? 'completed' : 'canceled');
     }
+    await this.rt.fetcher.close(options);
     await this.clock.whenSettled();
-    await this.rt.fetcher.close();
   }
 
   private virtual(): VirtualClock {

@@ -1,15 +1,40 @@
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import type { HttpMethod } from '../rcml/model.js';
+import { type BodyCap, BodyTooLargeError } from './fetch/body.js';
+import { EgressDeniedError, EgressGuard, type EgressPolicy } from './fetch/egress.js';
+import { httpExchange } from './fetch/http.js';
+import type { OutgoingHook } from './fetch/outgoing.js';
 import type { HandlerRegistry } from './handlers.js';
-import type { HandlerResponse, RcmlHandler } from './types.js';
+import type { HandlerResponse, RcmlHandler, RequestKind } from './types.js';
+
+export { redactUrl } from './fetch/credentials.js';
+export { EgressDeniedError, type EgressPolicy } from './fetch/egress.js';
+export type { OutgoingHook, OutgoingRequest } from './fetch/outgoing.js';
+
+/**
+ * What a request's answer is read for: a `document` (RCML, capped: past the cap the fetch
+ * fails), a `media` probe (only its first bytes, for the WAV header) or a `callback` whose
+ * answer nobody reads (its first bytes at most).
+ */
+export type BodyUse = 'document' | 'media' | 'callback';
 
 /** A request the engine makes: for RCML, media or a callback. */
 export interface FetchRequest {
+  /** May carry `user:password@`: sent as HTTP Basic authentication, never shown. */
   url: string;
   method: HttpMethod;
   params: Record<string, string>;
   /** Read the body as bytes (media) instead of text. */
   binary?: boolean;
+  /** How much of the body is read (default `document`). */
+  use?: BodyUse;
+  /** What the request is for (told to the {@link OutgoingHook}). */
+  kind?: RequestKind;
+  /**
+   * Aborts the request (the call it belongs to has ended). A function is asked only when the
+   * request goes over HTTP, so in-process requests never make one.
+   */
+  signal?: AbortSignal | (() => AbortSignal | undefined);
 }
 
 /** The answer, after redirects. `status` 0 means an I/O error (see `error`). */
@@ -20,6 +45,18 @@ export interface FetchResult {
   /** URL that finally answered (after redirects): relative URLs resolve against it. */
   url: string;
   error?: string;
+  /**
+   * Why it failed, when `status` is 0: `BODY_TOO_LARGE` (past the document cap), `DEADLINE`
+   * (no complete answer in time), `ABORTED` (its call ended or the engine closed),
+   * `EGRESS_DENIED` (an address the egress policy refuses), or undici's error code.
+   */
+  code?: string;
+}
+
+/** How {@link Fetcher.close} ends requests still in flight. */
+export interface FetcherCloseOptions {
+  /** Milliseconds in-flight requests may still take before they are aborted. */
+  graceMs?: number;
 }
 
 /** Fetches documents, media and callbacks: in-process handlers first, else HTTP(S). */
@@ -29,14 +66,27 @@ export interface Fetcher {
    * skip a promise and I/O tracking then), else a promise of it.
    */
   fetch(req: FetchRequest): FetchResult | Promise<FetchResult>;
-  close(): Promise<void>;
+  /** Waits up to the grace for requests in flight, aborts the rest and closes connections. */
+  close(options?: FetcherCloseOptions): Promise<void>;
 }
 
 export interface HttpFetcherOptions {
-  /** Milliseconds to wait for headers and for body data. Default 10,000. */
+  /** Milliseconds to wait for headers and between body chunks (idle timeouts). Default 10,000. */
   timeoutMs?: number;
+  /** Total milliseconds a request may take, redirects and body included. Default 15,000. */
+  deadlineMs?: number;
+  /** Bytes of a document (RCML) read at most; a longer one fails. Default 1 MiB. */
+  maxDocumentBytes?: number;
+  /** Bytes of media read to learn its length (the WAV header); the rest is not read. Default 64 KiB. */
+  mediaProbeBytes?: number;
   /** Redirects followed (301, 302, 303, 307, 308). Default 5. */
   maxRedirects?: number;
+  /** Milliseconds `close()` lets requests in flight finish before aborting them. Default 3,000. */
+  closeGraceMs?: number;
+  /** Addresses requests may connect to. Default: any. */
+  egress?: EgressPolicy;
+  /** Sees every outgoing HTTP request before it is sent (and may add headers). */
+  onRequest?: OutgoingHook;
   /**
    * Hand HTTP answers back in request order, one per macrotask, so that runs on a virtual
    * clock stay deterministic whatever order the network answers in. Default false.
@@ -44,20 +94,51 @@ export interface HttpFetcherOptions {
   ordered?: boolean;
 }
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Defaults of {@link HttpFetcherOptions}. */
+export const FETCH_DEFAULTS = {
+  timeoutMs: 10_000,
+  deadlineMs: 15_000,
+  maxDocumentBytes: 1024 * 1024,
+  mediaProbeBytes: 64 * 1024,
+  maxRedirects: 5,
+  closeGraceMs: 3_000,
+} as const;
 
-function withQuery(url: string, params: Record<string, string>): string {
-  const qs = new URLSearchParams(params).toString();
-  if (!qs) return url;
-  return url + (url.includes('?') ? '&' : '?') + qs;
+/** Bytes of a callback's answer read before the connection is let go. */
+const CALLBACK_BYTES = 16 * 1024;
+
+/** Why a request was aborted, as its error says. */
+class FetchAborted extends Error {
+  constructor(
+    readonly code: 'DEADLINE' | 'ABORTED',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'FetchAborted';
+  }
+}
+
+/** The reason to abort a request signal with, so that its error reads `message`. */
+export function abortReason(message: string): Error {
+  return new FetchAborted('ABORTED', message);
 }
 
 /** Creates the engine's fetcher over a handler registry and an undici agent. */
 export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOptions = {}): Fetcher {
-  const timeout = options.timeoutMs ?? 10_000;
-  const maxRedirects = options.maxRedirects ?? 5;
+  const o = { ...FETCH_DEFAULTS, ...options };
+  const egress: EgressGuard | undefined = o.egress?.denyPrivateNetworks
+    ? new EgressGuard(o.egress)
+    : undefined;
   let agent: Agent | undefined;
+  /** Aborted by `close()`: requests in flight stop, later ones fail at once. */
+  const closing = new AbortController();
+  const inFlight = new Set<Promise<unknown>>();
   let previous: Promise<unknown> = Promise.resolve();
+
+  const capOf = (use: BodyUse = 'document'): BodyCap =>
+    use === 'document'
+      ? { bytes: o.maxDocumentBytes, past: 'fail' }
+      : { bytes: use === 'media' ? o.mediaProbeBytes : CALLBACK_BYTES, past: 'truncate' };
 
   /** Resolves HTTP results in request order, each after the previous one's continuations ran. */
   function inOrder(work: Promise<FetchResult>): Promise<FetchResult> {
@@ -80,36 +161,48 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
   }
 
   async function viaHttp(req: FetchRequest): Promise<FetchResult> {
-    agent ??= new Agent({ headersTimeout: timeout, bodyTimeout: timeout, connectTimeout: timeout });
-    let url = req.url;
-    let method = req.method;
-    for (let hop = 0; ; hop++) {
-      const isGet = method === 'GET';
-      try {
-        const res = await request(isGet ? withQuery(url, req.params) : url, {
-          method,
-          dispatcher: agent,
-          headers: isGet ? {} : { 'content-type': 'application/x-www-form-urlencoded' },
-          body: isGet ? undefined : new URLSearchParams(req.params).toString(),
-        });
-        const location = res.headers.location;
-        if (REDIRECTS.has(res.statusCode) && typeof location === 'string' && hop < maxRedirects) {
-          await res.body.dump();
-          url = new URL(location, url).toString();
-          // 303, and 301/302 after a POST, continue with GET as browsers and the family do.
-          if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && !isGet)) {
-            method = 'GET';
-          }
-          continue;
-        }
-        const ct = res.headers['content-type'];
-        const contentType = (Array.isArray(ct) ? ct[0] : ct) ?? '';
-        const body = req.binary ? new Uint8Array(await res.body.arrayBuffer()) : await res.body.text();
-        return { status: res.statusCode, contentType, body, url };
-      } catch (err) {
-        return { status: 0, contentType: '', body: '', url, error: errorText(err) };
-      }
+    if (closing.signal.aborted) return failed(closing.signal.reason, req.url);
+    agent ??= new Agent({
+      headersTimeout: o.timeoutMs,
+      bodyTimeout: o.timeoutMs,
+      connectTimeout: o.timeoutMs,
+      connect: egress ? { lookup: egress.lookup } : undefined,
+    });
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new FetchAborted('DEADLINE', `no complete answer within ${o.deadlineMs} ms`)),
+      o.deadlineMs,
+    );
+    const signals = [deadline.signal, closing.signal];
+    const own = typeof req.signal === 'function' ? req.signal() : req.signal;
+    if (own) signals.push(own);
+    const signal = AbortSignal.any(signals);
+    try {
+      const res = await httpExchange({
+        url: req.url,
+        method: req.method,
+        params: req.params,
+        kind: req.kind,
+        cap: capOf(req.use),
+        signal,
+        dispatcher: agent,
+        maxRedirects: o.maxRedirects,
+        egress,
+        hook: o.onRequest,
+      });
+      const body = req.binary ? res.body : Buffer.from(res.body).toString('utf8');
+      return { status: res.status, contentType: res.contentType, body, url: res.url };
+    } catch (err) {
+      return failed(signal.aborted ? signal.reason : err, req.url);
+    } finally {
+      clearTimeout(timer);
     }
+  }
+
+  function track(work: Promise<FetchResult>): Promise<FetchResult> {
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
+    return work;
   }
 
   return {
@@ -119,11 +212,24 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
       if (!/^https?:\/\//i.test(req.url)) {
         return { status: 0, contentType: '', body: '', url: req.url, error: `no handler for ${req.url}` };
       }
-      return options.ordered ? inOrder(viaHttp(req)) : viaHttp(req);
+      const work = track(viaHttp(req));
+      return o.ordered ? inOrder(work) : work;
     },
-    async close() {
-      await agent?.close();
+    async close(closeOptions = {}) {
+      const grace = closeOptions.graceMs ?? o.closeGraceMs;
+      if (inFlight.size > 0 && grace > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        const expired = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, grace);
+        });
+        await Promise.race([Promise.allSettled([...inFlight]), expired]);
+        clearTimeout(timer);
+      }
+      closing.abort(new FetchAborted('ABORTED', 'aborted: the engine closed'));
+      await Promise.allSettled([...inFlight]);
+      const closed = agent;
       agent = undefined;
+      await closed?.destroy();
     },
   };
 }
@@ -133,7 +239,10 @@ function answered(res: HandlerResponse, url: string): FetchResult {
 }
 
 function failed(err: unknown, url: string): FetchResult {
-  return { status: 0, contentType: '', body: '', url, error: errorText(err) };
+  const code = (err as { code?: unknown } | null)?.code;
+  const res: FetchResult = { status: 0, contentType: '', body: '', url, error: errorText(err) };
+  if (typeof code === 'string') res.code = code;
+  return res;
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
@@ -141,6 +250,9 @@ function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
 }
 
 function errorText(err: unknown): string {
+  if (err instanceof FetchAborted || err instanceof BodyTooLargeError || err instanceof EgressDeniedError) {
+    return err.message;
+  }
   if (err instanceof Error) {
     const code = (err as { code?: unknown }).code;
     return typeof code === 'string' ? `${code}: ${err.message}` : err.message;

@@ -19,6 +19,17 @@ export { iso, rfc2822 } from './dates.js';
 export { createEngine, Engine, type EngineOptions } from './engine.js';
 export { EngineError, type EngineErrorCode, Interrupted, type InterruptReason } from './errors.js';
 export {
+  type BodyUse,
+  EgressDeniedError,
+  type EgressPolicy,
+  FETCH_DEFAULTS,
+  type FetcherCloseOptions,
+  type HttpFetcherOptions,
+  type OutgoingHook,
+  type OutgoingRequest,
+  redactUrl,
+} from './fetcher.js';
+export {
   type LegOptions,
   type RingResult,
   ringLegs,

@@ -59,8 +59,10 @@ export async function runScript(call: Call, start: ScriptStart, ctx: ScriptConte
       }
       fallback = undefined;
       if (!doc.ok) {
+        // A document that cannot be had fails the call, first or later one alike
+        // (VoiceInterpreter.onDownloaderResponse: CallFail unless the answer is a 200).
         call.rt.notify(call.record.sid, doc.code, doc.log, doc.message, doc.url);
-        call.end(call.record.status === 'in-progress' ? 'completed' : 'failed');
+        call.end('failed');
         return;
       }
       ctx.documentUrl = doc.url;

@@ -4,7 +4,7 @@ import { parseRcml } from '../rcml/parse.js';
 import { type ScriptStart, startCallSystem } from './call-machine.js';
 import type { Clock } from './clock/clock.js';
 import type { InterruptReason } from './errors.js';
-import type { Fetcher, FetchResult } from './fetcher.js';
+import { type BodyUse, type Fetcher, type FetchResult, redactUrl } from './fetcher.js';
 import {
   API_VERSION,
   type CallDirection,
@@ -24,6 +24,11 @@ const nextTurn = <T>(value: T): Promise<T> => new Promise((resolve) => setImmedi
 /** A live call as the runtime keeps it (the call layer's `Call`). */
 export interface LiveCall {
   readonly record: CallRecord;
+  /**
+   * Aborted when the call ends: its requests still in flight stop then. Undefined once it has
+   * ended (a request made after the end is not bound to the call).
+   */
+  signal(): AbortSignal | undefined;
 }
 
 /** A script prepared for a call: `begin` starts running it, `stop` ends it. */
@@ -162,16 +167,20 @@ export class Runtime<C extends LiveCall = LiveCall> {
     return true;
   }
 
-  /** Makes a request: logged as `request`/`response` events and tracked by the clock. */
+  /**
+   * Makes a request: logged as `request`/`response` events and tracked by the clock. A request
+   * of a live call is aborted if the call ends first; one made after the end (the completed
+   * status callback) is not.
+   */
   request(
     callSid: string | undefined,
     kind: RequestKind,
     url: string,
     method: HttpMethod,
     params: Record<string, string>,
-    binary = false,
+    use: BodyUse = 'document',
   ): Promise<FetchResult> {
-    const res = this.requestNow(callSid, kind, url, method, params, binary);
+    const res = this.requestNow(callSid, kind, url, method, params, use);
     return res instanceof Promise ? res : Promise.resolve(res);
   }
 
@@ -185,12 +194,21 @@ export class Runtime<C extends LiveCall = LiveCall> {
     url: string,
     method: HttpMethod,
     params: Record<string, string>,
-    binary = false,
+    use: BodyUse = 'document',
   ): FetchResult | Promise<FetchResult> {
     const listener = this.listener;
     const id = ++this.requestCount;
     if (listener) listener({ type: 'request', id, at: this.clock.now(), callSid, kind, url, method, params });
-    const work = this.fetcher.fetch({ url, method, params, binary });
+    const call = callSid === undefined ? undefined : this.live.get(callSid);
+    const work = this.fetcher.fetch({
+      url,
+      method,
+      params,
+      binary: use === 'media',
+      use,
+      kind,
+      signal: call && (() => call.signal()),
+    });
     if (!listener) return work instanceof Promise ? this.clock.track(work) : work;
     // A logged in-process answer comes back in a later macrotask, as an HTTP answer does, so
     // that a trace is the same whether a URL is served in process or over the network.
@@ -203,7 +221,7 @@ export class Runtime<C extends LiveCall = LiveCall> {
     return this.clock.track(logged);
   }
 
-  /** Records a notification for a call (or the account). */
+  /** Records a notification for a call (or the account); URL passwords show as `***`. */
   notify(callSid: string | undefined, code: string, log: 0 | 1, message: string, url?: string): void {
     const record: NotificationRecord = {
       sid: this.sids.next('NO'),
@@ -213,8 +231,8 @@ export class Runtime<C extends LiveCall = LiveCall> {
       callSid,
       code,
       log,
-      message,
-      url,
+      message: redactUrl(message),
+      url: url === undefined ? undefined : redactUrl(url),
       dateCreated: this.clock.now(),
     };
     this.sink.notification?.(record);

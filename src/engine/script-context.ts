@@ -117,7 +117,7 @@ export class ScriptContext implements VerbContext, ScriptSignal {
   }
 
   fetchMedia(url: string): Promise<FetchResult> {
-    return this.owner.rt.request(this.owner.record.sid, 'media', url, 'GET', {}, true);
+    return this.owner.rt.request(this.owner.record.sid, 'media', url, 'GET', {}, 'media');
   }
 
   async mediaSeconds(url: string): Promise<number> {
@@ -146,7 +146,7 @@ export class ScriptContext implements VerbContext, ScriptSignal {
 
   send(kind: RequestKind, url: string, method: HttpMethod, params: Record<string, string>): void {
     const sid = this.owner.record.sid;
-    this.owner.rt.request(sid, kind, url, method, params).then((res) => {
+    this.owner.rt.request(sid, kind, url, method, params, 'callback').then((res) => {
       if (res.status < 200 || res.status >= 300) {
         const why = res.status === 0 ? res.error : `HTTP ${res.status}`;
         this.owner.rt.notify(sid, '11205', 1, `${kind} request failed: ${why}`, url);

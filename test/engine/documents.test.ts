@@ -27,6 +27,8 @@ describe('document fetching', () => {
     expect(h.verbs(call.sid)).toEqual(['Say']);
   });
 
+  // A later document that cannot be had fails the call: VoiceInterpreter.onDownloaderResponse
+  // sends CallFail outside the downloadingRcml state.
   it('uses the fallback for the first document only, not for actions or redirects', async () => {
     const h = harness({
       '/start': rcml('<Redirect>/gone</Redirect>'),
@@ -41,7 +43,7 @@ describe('document fetching', () => {
     await h.engine.runUntilIdle();
     expect(h.requests.map((r) => r.kind)).toEqual(['rcml', 'redirect']);
     expect(h.notifications.map((n) => [n.code, n.log])).toEqual([['21402', 1]]);
-    expect(h.engine.getCall(call.sid)?.status).toBe('completed');
+    expect(h.engine.getCall(call.sid)?.status).toBe('failed');
   });
 
   it.each([
@@ -89,7 +91,7 @@ describe('document fetching', () => {
     const h = harness();
     const call = h.engine.createCall({ From: '+1', To: '+2', Url: 'http://127.0.0.1:1/nothing-listens' });
     await h.engine.runUntilIdle();
-    expect(h.engine.getCall(call.sid)?.status).toBe('completed');
+    expect(h.engine.getCall(call.sid)?.status).toBe('failed');
     expect(h.notifications[0]).toMatchObject({ code: '11205', log: 0 });
   });
 

@@ -88,6 +88,8 @@ describe('fetching RCML over HTTP', () => {
     seen.length = 0;
   });
 
+  // Redirects keep the method and the parameters: restcomm.interpreter Downloader.fetch builds
+  // the next hop as new HttpRequestDescriptor(uri, temp.getMethod(), temp.getParameters()).
   it('sends GET parameters in the query, POST as a form, follows redirects and resolves against the final URL', async () => {
     const h = harness();
     const call = h.engine.createCall({ From: '+1', To: '+2', Url: `${base}/start` });
@@ -98,8 +100,10 @@ describe('fetching RCML over HTTP', () => {
       'GET /moved',
       'GET /new/place',
       'POST /new/next',
-      'GET /final',
+      // A 303 keeps the POST and its form too (Downloader.fetch).
+      'POST /final',
     ]);
+    expect(seen[4].form.CallSid).toBe(call.sid);
     expect(seen[0].form).toMatchObject({
       CallSid: call.sid,
       From: '+1',
@@ -111,14 +115,14 @@ describe('fetching RCML over HTTP', () => {
     expect(h.engine.getCall(call.sid)?.status).toBe('completed');
   });
 
-  it('keeps the method on 307/308, turns a POST into GET on 301, and reads every RCML and WAV content type', async () => {
+  it('keeps POST and its parameters on 301/307/308 and reads every RCML and WAV content type', async () => {
     const h = harness();
     const call = h.engine.createCall({ From: '+1', To: '+2', Url: `${base}/p301` });
     await h.engine.runUntilIdle();
     await h.engine.close();
     expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([
       'POST /p301',
-      'GET /app-xml',
+      'POST /app-xml',
       'POST /p307',
       'POST /html',
       'POST /p308',
@@ -126,7 +130,8 @@ describe('fetching RCML over HTTP', () => {
       // The audio/wave document plays its own URL; the media fetch measures its length.
       'GET /wave',
     ]);
-    // A 307/308 repeats the form body.
+    // Every redirect repeats the form body.
+    expect(seen[1].form.CallSid).toBe(call.sid);
     expect(seen[3].form.CallSid).toBe(call.sid);
     expect(seen[5].form.CallSid).toBe(call.sid);
     expect(h.verbs(call.sid)).toEqual(['Redirect', 'Redirect', 'Play']);

@@ -1,0 +1,44 @@
+import { redactUrl } from './fetch/credentials.js';
+import type { EngineEvent, EngineEventListener } from './types.js';
+
+const hasSecret = (text: string) => text.includes('@') && redactUrl(text) !== text;
+
+function redactValues(params: Record<string, string>): Record<string, string> {
+  let out: Record<string, string> | undefined;
+  for (const [k, v] of Object.entries(params)) {
+    if (typeof v === 'string' && hasSecret(v)) {
+      out ??= { ...params };
+      out[k] = redactUrl(v);
+    }
+  }
+  return out ?? params;
+}
+
+/** The event with URL passwords shown as `***` (the event itself when it holds none). */
+export function redactEvent(event: EngineEvent): EngineEvent {
+  switch (event.type) {
+    case 'request': {
+      const params = redactValues(event.params);
+      return hasSecret(event.url) || params !== event.params
+        ? { ...event, url: redactUrl(event.url), params }
+        : event;
+    }
+    case 'response':
+      return hasSecret(event.url) ? { ...event, url: redactUrl(event.url) } : event;
+    case 'verb':
+      return hasSecret(event.documentUrl) ? { ...event, documentUrl: redactUrl(event.documentUrl) } : event;
+    case 'modify': {
+      const params = redactValues(event.params);
+      return params === event.params ? event : { ...event, params };
+    }
+    default:
+      return event;
+  }
+}
+
+/** A listener that never sees a URL's password (traces and logs are built from its events). */
+export function redactingListener(
+  listener: EngineEventListener | undefined,
+): EngineEventListener | undefined {
+  return listener && ((event) => listener(redactEvent(event)));
+}
