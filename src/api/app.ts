@@ -20,6 +20,7 @@ import { methodsAllowed } from './http/allow.js';
 import { basicAuth } from './http/auth.js';
 import { ApiError, errorResponse } from './http/errors.js';
 import { createListCache } from './http/list-cache.js';
+import { isClientAbort, mountOps, type OpsOptions, readinessOf } from './ops/index.js';
 import { registerApplications } from './platform/applications.js';
 import { type CallControl, CallControlError } from './platform/call-control.js';
 import { registerCalls } from './platform/calls.js';
@@ -67,6 +68,8 @@ export interface AppOptions {
   enterprise?: EnterpriseAreaOptions;
   /** The Call Queuing product at `{base_url}/callqueue`. */
   callQueue?: CallQueueAppOptions;
+  /** `/health`, `/ready` (its checks) and `/metrics` (when metrics are given); see docs/operations.md. */
+  ops?: OpsOptions;
 }
 
 /** Options of the Call Queuing product of {@link createApp}. */
@@ -157,6 +160,7 @@ export function createApp(options: AppOptions): Hono {
   );
 
   const app = new Hono();
+  mountOps(app, base.path, readinessOf(options.ops, options.store), options.ops?.metrics);
   const maxSize = options.maxBodyBytes ?? 1024 * 1024;
   const limitBody = bodyLimit({
     maxSize,
@@ -189,6 +193,11 @@ export function createApp(options: AppOptions): Hono {
   app.route(designerPath, designer.app);
 
   const handle = <E extends Env>(err: unknown, c: Context<E>) => {
+    // A client that hung up mid-request is no server fault; nobody reads this answer.
+    if (isClientAbort(c as unknown as Context)) {
+      options.ops?.log?.debug({ method: c.req.method, path: c.req.path }, 'client aborted the request');
+      return c.body(null, 499 as never);
+    }
     if (err instanceof ApiError)
       return (err as { problems?: unknown }).problems ? designerError(err, c) : errorResponse(c, err);
     if (err instanceof CallControlError) {

@@ -17,8 +17,16 @@ import { SERVICE_PATH } from './designer/context.js';
 import { createDesignerService, type DesignerService } from './designer/service.js';
 import { createEngineControl } from './engine-control.js';
 import type { EnterpriseAreaOptions } from './enterprise/mount.js';
+import {
+  createCallObserver,
+  createDrainState,
+  gateNewCalls,
+  type OpsOptions,
+  readinessOf,
+  untilNoLiveCalls,
+} from './ops/index.js';
 import type { CallControl } from './platform/call-control.js';
-import { startServer } from './server.js';
+import { type HttpLimits, startServer } from './server.js';
 
 /** Engine options a server passes through unchanged. */
 export type ServerEngineOptions = Pick<
@@ -54,6 +62,11 @@ export interface EngineAppOptions {
   designer?: DesignerStore;
   /** The enterprise areas' store and settings; their store is closed with the server. */
   enterprise?: EnterpriseAreaOptions;
+  /**
+   * `/ready` checks, metrics (calls, webhooks, queues, notifications, HTTP requests) and the log
+   * that lines about calls go to (see docs/operations.md).
+   */
+  ops?: OpsOptions;
 }
 
 /** A REST app wired to its own engine, for embedding in any server. */
@@ -65,6 +78,8 @@ export interface EngineApp {
   designer: DesignerService;
   /** Ends live calls (their final records are written), then closes the store. */
   close(): Promise<void>;
+  /** Refuses new calls and waits for the live ones (see {@link EngineServer.drain}). */
+  drain(deadline: Promise<unknown>): Promise<void>;
 }
 
 /** A listening server wired to its own engine. */
@@ -80,6 +95,11 @@ export interface EngineServer {
   designer: DesignerService;
   /** Closes the engine (ending live calls), then the server, then the store. */
   close(): Promise<void>;
+  /**
+   * Refuses new calls from now on (503, code 20503; `/ready` fails `accepting-calls`) and
+   * resolves once no call is live or `deadline` settles. `close()` then ends the rest.
+   */
+  drain(deadline: Promise<unknown>): Promise<void>;
 }
 
 /** Where the platform serves a recording's audio. */
@@ -124,9 +144,21 @@ interface StoredEngine {
 async function buildEngine(options: EngineAppOptions, baseUrl: () => string): Promise<StoredEngine> {
   const virtual = options.clock === 'virtual';
   const accountSid = options.accountSid ?? (await options.store.accounts.list())[0]?.sid;
-  const sink = accountAwareSink(options.store, () => engine.accountSid, options.onError);
+  const stored = accountAwareSink(options.store, () => engine.accountSid, options.onError);
+  const ops = options.ops;
+  const observer = ops?.metrics || ops?.log ? createCallObserver(ops) : undefined;
+  const sink = observer ? observer.wrapSink(stored) : stored;
+  const userListener = options.engine?.onEvent;
+  const onEvent =
+    observer && userListener
+      ? (event: Parameters<typeof userListener>[0]) => {
+          observer.onEvent(event);
+          userListener(event);
+        }
+      : (observer?.onEvent ?? userListener);
   const engine: Engine = createEngine({
     ...options.engine,
+    onEvent,
     clock: virtual ? 'virtual' : 'real',
     seed: virtual ? options.seed : undefined,
     epoch: virtual ? (options.epoch ?? Math.floor(Date.now() / 1000) * 1000) : undefined,
@@ -139,6 +171,7 @@ async function buildEngine(options: EngineAppOptions, baseUrl: () => string): Pr
       recordingUrl: (accountSid, sid) => recordingFileUrl(baseUrl(), accountSid, sid),
     },
   });
+  ops?.metrics?.watchLiveCalls(engine);
   for (const [number, config] of Object.entries(options.numbers ?? {})) engine.setNumber(number, config);
   const close = async () => {
     try {
@@ -178,7 +211,9 @@ function designerOf(
 export async function createEngineApp(options: EngineAppOptions & { baseUrl: string }): Promise<EngineApp> {
   const stored = await buildEngine(options, () => options.baseUrl);
   const { engine } = stored;
-  const callControl = createEngineControl(engine, { store: options.store });
+  const readiness = readinessOf(options.ops, options.store);
+  const drainState = createDrainState(readiness);
+  const callControl = gateNewCalls(createEngineControl(engine, { store: options.store }), drainState);
   const designer = designerOf(options, engine);
   designer.attach(options.baseUrl);
   const app = createApp({
@@ -190,6 +225,7 @@ export async function createEngineApp(options: EngineAppOptions & { baseUrl: str
     onError: options.onError,
     callQueue: { store: options.callQueueStore, routing: engineRouting(engine) },
     enterprise: options.enterprise,
+    ops: { ...options.ops, readiness },
   });
   let closing: Promise<void> | undefined;
   const close = async () => {
@@ -211,6 +247,10 @@ export async function createEngineApp(options: EngineAppOptions & { baseUrl: str
       closing ??= close();
       return closing;
     },
+    drain: (deadline) => {
+      drainState.start();
+      return untilNoLiveCalls(engine, deadline);
+    },
   };
 }
 
@@ -222,6 +262,8 @@ export interface EngineServerOptions extends EngineAppOptions {
   port?: number;
   /** `{base_url}`; default `http://{host}:{port}`. */
   baseUrl?: string;
+  /** Connection and timeout limits of the HTTP server. */
+  limits?: HttpLimits;
 }
 
 /** Serves the REST API over a new engine with @hono/node-server (see {@link createEngineApp}). */
@@ -229,7 +271,9 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
   let baseUrl = options.baseUrl ?? '';
   const stored = await buildEngine(options, () => baseUrl);
   const { engine } = stored;
-  const callControl = createEngineControl(engine, { store: options.store });
+  const readiness = readinessOf(options.ops, options.store);
+  const drainState = createDrainState(readiness);
+  const callControl = gateNewCalls(createEngineControl(engine, { store: options.store }), drainState);
   const designer = designerOf(options, engine);
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
@@ -244,6 +288,8 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
       onError: options.onError,
       callQueue: { store: options.callQueueStore, routing: engineRouting(engine) },
       enterprise: options.enterprise,
+      ops: { ...options.ops, readiness },
+      limits: options.limits,
     });
   } catch (err) {
     await stored.close();
@@ -277,6 +323,10 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
     close: () => {
       closing ??= close();
       return closing;
+    },
+    drain: (deadline) => {
+      drainState.start();
+      return untilNoLiveCalls(engine, deadline);
     },
   };
 }

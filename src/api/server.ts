@@ -7,6 +7,7 @@ import type { AccountRecord } from '../store/types.js';
 import { type CallQueueAppOptions, createApp } from './app.js';
 import type { DesignerService } from './designer/service.js';
 import type { EnterpriseAreaOptions } from './enterprise/mount.js';
+import type { OpsOptions } from './ops/index.js';
 import type { CallControl } from './platform/call-control.js';
 
 /** The account a server authenticates, and whether it was just created. */
@@ -72,7 +73,31 @@ export interface ServerOptions {
   designer?: DesignerService;
   /** The enterprise areas' store and settings (see `createApp`). */
   enterprise?: EnterpriseAreaOptions;
+  /** Health, readiness, metrics and logging hooks (see `createApp`). */
+  ops?: OpsOptions;
+  /** Connection and timeout limits of the HTTP server. */
+  limits?: HttpLimits;
 }
+
+/** Limits of the HTTP server; each unset one keeps its default. */
+export interface HttpLimits {
+  /** Most open connections; more are refused. Default 10000. */
+  maxConnections?: number;
+  /** Most time to receive a whole request, ms (0: none). Default 120000. */
+  requestTimeoutMs?: number;
+  /** Most time to receive a request's headers, ms. Default 60000. */
+  headersTimeoutMs?: number;
+  /** How long an idle keep-alive connection stays open, ms. Default 5000. */
+  keepAliveTimeoutMs?: number;
+}
+
+/** Defaults of {@link HttpLimits}. */
+export const DEFAULT_HTTP_LIMITS: Required<HttpLimits> = {
+  maxConnections: 10_000,
+  requestTimeoutMs: 120_000,
+  headersTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 5_000,
+};
 
 /** A running server. */
 export interface RunningServer {
@@ -87,11 +112,22 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let baseUrl = options.baseUrl;
   // The base URL may depend on the port picked, so the app is built once the port is known.
   let app: ReturnType<typeof createApp> | undefined;
+  const limits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
   const server = serve({
     fetch: (req) => (app as ReturnType<typeof createApp>).fetch(req),
     hostname: options.host,
     port: options.port,
+    serverOptions: {
+      // Node requires the headers timeout to be no longer than the request timeout.
+      requestTimeout: limits.requestTimeoutMs,
+      headersTimeout:
+        limits.requestTimeoutMs > 0
+          ? Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs)
+          : limits.headersTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+    },
   });
+  server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
@@ -108,6 +144,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     onError: options.onError,
     callQueue: options.callQueue,
     enterprise: options.enterprise,
+    ops: options.ops,
   });
   return {
     url,

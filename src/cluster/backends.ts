@@ -22,6 +22,8 @@ export interface ClusterBackends {
   store: PostgresStore;
   /** The shared queue store, when Redis is given. */
   queueStore?: QueueStore;
+  /** Readiness probes of the shared backends, by name (`postgres`, and `redis` when given). */
+  checks: Record<string, () => Promise<void>>;
   /** Stops the heartbeat and closes Redis (the store is closed by its server). */
   close(): Promise<void>;
 }
@@ -35,7 +37,10 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
     );
   }
   const store = await openPostgresStore({ url: options.databaseUrl, nodeId: options.nodeId });
-  if (!options.redisUrl) return { store, close: async () => {} };
+  const postgres = async () => {
+    await store.pool.query('SELECT 1');
+  };
+  if (!options.redisUrl) return { store, checks: { postgres }, close: async () => {} };
   const prefix = options.redisPrefix ?? 'rcml';
   const redis = new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
   redis.on('error', () => undefined);
@@ -52,6 +57,12 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
   return {
     store,
     queueStore: new RedisQueueStore(redis, prefix),
+    checks: {
+      postgres,
+      redis: async () => {
+        await redis.ping();
+      },
+    },
     close: async () => {
       await heartbeat.stop();
       redis.disconnect();

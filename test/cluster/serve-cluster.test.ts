@@ -116,6 +116,14 @@ describe.skipIf(!PG_URL || !REDIS_URL)('rcml serve nodes on PostgreSQL and Redis
     cleanups.push(async () => redis.disconnect());
     expect((await redis.keys(`${prefix}:node:*`)).sort()).toEqual([`${prefix}:node:n1`, `${prefix}:node:n2`]);
 
+    // Readiness names the shared backends, and needs no authentication.
+    const ready = await fetch(`${two.url}/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({
+      status: 'ready',
+      checks: { store: { ok: true }, postgres: { ok: true }, redis: { ok: true } },
+    });
+
     const call = await post(`${one.url}/sim/Calls`, 'From=%2B15551111&To=%2B15550100');
     await post(`${one.url}/sim/Advance`, 'Seconds=30');
     const root = `/platform/2012-04-24/Accounts/${ACCOUNT}`;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { InvalidArgumentError, Option } from 'commander';
+import { InvalidArgumentError } from 'commander';
 import { serveDesignerProject } from '../../api/designer-application.js';
 import { startEngineServer } from '../../api/engine-server.js';
 import { ensureAccount } from '../../api/server.js';
@@ -10,6 +10,8 @@ import { openSqliteCallQueueStore } from '../../store/callqueue/sqlite.js';
 import { openSqliteDesignerStore } from '../../store/designer/sqlite.js';
 import { openSqliteEnterpriseStore } from '../../store/enterprise/sqlite.js';
 import { openSqliteStore } from '../../store/sqlite/open.js';
+import { envOption } from '../env-option.js';
+import { createServeOps, drainOnSignals, type ServeOpsOptions, serveOpsOptions } from './serve-ops.js';
 
 function port(value: string): number {
   const n = Number(value);
@@ -55,7 +57,16 @@ interface NumberRoute {
 
 const APPLICATION_SID = /^AP[0-9a-fA-F]{32}$/;
 
-function numberRoute(value: string, previous: NumberRoute[] = []): NumberRoute[] {
+/** One or more routes separated by whitespace (`RCML_NUMBERS` holds several). */
+function numberRoutes(value: string, previous: NumberRoute[] = []): NumberRoute[] {
+  return value
+    .trim()
+    .split(/\s+/)
+    .filter((v) => v !== '')
+    .reduce((routes, v) => numberRoute(v, routes), previous);
+}
+
+function numberRoute(value: string, previous: NumberRoute[]): NumberRoute[] {
   const eq = value.indexOf('=');
   const number = eq < 0 ? value : value.slice(0, eq);
   if (!/^(\+?[0-9*#]+|client:\S+|sip:\S+@\S+)$/.test(number)) {
@@ -66,7 +77,7 @@ function numberRoute(value: string, previous: NumberRoute[] = []): NumberRoute[]
   return [...previous, { number, url: to === undefined ? undefined : absoluteUrl(to) }];
 }
 
-interface ServeOptions {
+interface ServeOptions extends ServeOpsOptions {
   port: number;
   host: string;
   data: string;
@@ -114,128 +125,136 @@ async function openBackends(options: ServeOptions, command: Command) {
 
 /** Registers `rcml serve`: the platform REST API and its call engine, records in SQLite under --data. */
 export function registerServe(program: Command): void {
-  program
+  // Every option also reads an environment variable (envOption: RCML_ + the long flag unless
+  // named), listed in docs/operations.md.
+  const serve = program
     .command('serve')
     .description('serve the platform REST API and run calls (records in SQLite under --data, or PostgreSQL)')
     .addOption(
-      new Option('--port <port>', 'port to listen on (0 picks a free one)').default(8080).argParser(port),
+      envOption('--port <port>', 'port to listen on (0 picks a free one)').default(8080).argParser(port),
     )
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--data <dir>', 'data directory (SQLite database and recordings)', './data')
+    .addOption(envOption('--host <host>', 'address to listen on').default('127.0.0.1'))
+    .addOption(envOption('--data <dir>', 'data directory (SQLite database and recordings)').default('./data'))
     .addOption(
-      new Option('--clock <clock>', 'clock of the call engine (virtual: moved by POST /sim/Advance)')
+      envOption('--clock <clock>', 'clock of the call engine (virtual: moved by POST /sim/Advance)')
         .choices(['real', 'virtual'])
         .default('real'),
     )
-    .addOption(new Option('--seed <n>', 'seed of call sids on the virtual clock').argParser(seed))
+    .addOption(envOption('--seed <n>', 'seed of call sids on the virtual clock').argParser(seed))
     .addOption(
-      new Option('--base-url <url>', '{base_url} of links (default http://host:port)').argParser(absoluteUrl),
+      envOption('--base-url <url>', '{base_url} of links (default http://host:port)').argParser(absoluteUrl),
     )
-    .addOption(new Option('--account-sid <sid>', 'account to serve').env('RCML_ACCOUNT_SID'))
-    .addOption(new Option('--auth-token <token>', 'its auth token').env('RCML_AUTH_TOKEN'))
+    .addOption(envOption('--account-sid <sid>', 'account to serve'))
+    .addOption(envOption('--auth-token <token>', 'its auth token'))
     .addOption(
-      new Option(
+      envOption(
         '--number <number[=url]>',
         'route inbound calls to a number: =URL, =AP<sid> (a designer application), bare: the --project; repeatable',
-      ).argParser(numberRoute),
+        'RCML_NUMBERS',
+      ).argParser(numberRoutes),
     )
-    .option('--project <state.json>', 'serve a Visual Designer project as an application')
+    .addOption(envOption('--project <state.json>', 'serve a Visual Designer project as an application'))
     .addOption(
-      new Option('--database <url>', 'keep records in PostgreSQL (postgres://...) instead of --data').env(
+      envOption(
+        '--database <url>',
+        'keep records in PostgreSQL (postgres://...) instead of --data',
         'RCML_DATABASE_URL',
       ),
     )
     .addOption(
-      new Option('--redis <url>', 'share queues with the other nodes through Redis (redis://...)').env(
+      envOption(
+        '--redis <url>',
+        'share queues with the other nodes through Redis (redis://...)',
         'RCML_REDIS_URL',
       ),
     )
-    .addOption(
-      new Option('--node-id <name>', "this node's name in the cluster (default node1)").env('RCML_NODE_ID'),
-    )
-    .action(async (options: ServeOptions, command: Command) => {
-      // Usage errors go through command.error, which prints the usage of `rcml serve` too.
-      if (options.seed !== undefined && options.clock !== 'virtual') {
-        command.error('error: --seed needs --clock virtual', { exitCode: 2 });
-      }
-      const routes = options.number ?? [];
-      if (routes.some((r) => r.url === undefined && r.application === undefined) && !options.project) {
-        command.error('error: a --number without =url routes to the --project: give one', { exitCode: 2 });
-      }
-      // Read the project before opening anything, so a bad file leaves nothing behind.
-      const project = options.project ? readProject(options.project, command) : undefined;
-      const { store, where, cluster } = await openBackends(options, command);
-      let ensured: Awaited<ReturnType<typeof ensureAccount>>;
-      let designer: ReturnType<typeof openSqliteDesignerStore>;
-      let enterpriseStore: ReturnType<typeof openSqliteEnterpriseStore>;
-      try {
-        ensured = await ensureAccount(store, { sid: options.accountSid, authToken: options.authToken });
-        designer = openSqliteDesignerStore({ dir: options.data });
-        enterpriseStore = openSqliteEnterpriseStore({ dir: options.data });
-      } catch (err) {
-        await store.close();
-        await cluster?.close();
-        command.error(`error: ${err instanceof Error ? err.message : String(err)}`, { exitCode: 2 });
-      }
-      const server = await startEngineServer({
-        store,
-        host: options.host,
-        port: options.port,
-        baseUrl: options.baseUrl,
-        clock: options.clock,
-        seed: options.seed,
-        accountSid: ensured.account.sid,
-        callQueueStore: openSqliteCallQueueStore({ dir: options.data }),
-        designer,
-        enterprise: { store: enterpriseStore },
-        engine: cluster
-          ? { queues: { store: cluster.queueStore }, instanceId: options.nodeId ?? 'node1' }
-          : undefined,
-      });
-      const close = async () => {
-        try {
-          await server.close();
-        } finally {
-          await cluster?.close();
-        }
-      };
-      const lines = [`rcml serve: listening on ${server.url} (${where}, clock ${options.clock})`];
-      try {
-        let controllerUrl: string | undefined;
-        if (project !== undefined && options.project) {
-          const served = await serveDesignerProject(server.engine, store, {
-            accountSid: ensured.account.sid,
-            baseUrl: server.baseUrl,
-            project,
-            key: resolve(options.project),
-          });
-          controllerUrl = served.controllerUrl;
-          lines.push(`application ${served.application.sid}: ${controllerUrl}`);
-        }
-        for (const route of routes) {
-          const voiceUrl = route.application
-            ? `${server.baseUrl.replace(/\/+$/, '')}/visual-designer/services/apps/${route.application}/controller`
-            : (route.url ?? (controllerUrl as string));
-          server.engine.setNumber(route.number, { voiceUrl });
-          lines.push(`number ${route.number} -> ${voiceUrl}`);
-        }
-      } catch (err) {
-        await close();
-        throw err;
-      }
-      if (store.interruptedCalls.length > 0) {
-        lines.push(`closed ${store.interruptedCalls.length} call(s) left live by the previous run`);
-      }
-      // Secrets are shown once, when the account is created: the store keeps only the token's hash.
-      if (ensured.authToken !== undefined) lines.push(`auth token: ${ensured.authToken}`);
-      if (ensured.created) lines.push(`signing key: ${ensured.account.signingKey}`);
-      // Last, in one write, so a reader that sees the sid has everything.
-      lines.push(`account sid: ${ensured.account.sid}`);
-      process.stdout.write(`${lines.join('\n')}\n`);
-      const stop = () => {
-        void close();
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+    .addOption(envOption('--node-id <name>', "this node's name in the cluster (default node1)"));
+  for (const option of serveOpsOptions()) serve.addOption(option);
+  serve.action(async (options: ServeOptions, command: Command) => {
+    // Usage errors go through command.error, which prints the usage of `rcml serve` too.
+    if (options.seed !== undefined && options.clock !== 'virtual') {
+      command.error('error: --seed needs --clock virtual', { exitCode: 2 });
+    }
+    const routes = options.number ?? [];
+    if (routes.some((r) => r.url === undefined && r.application === undefined) && !options.project) {
+      command.error('error: a --number without =url routes to the --project: give one', { exitCode: 2 });
+    }
+    // Read the project before opening anything, so a bad file leaves nothing behind.
+    const project = options.project ? readProject(options.project, command) : undefined;
+    const { log, ops, limits } = createServeOps(options);
+    const { store, where, cluster } = await openBackends(options, command);
+    for (const [name, check] of Object.entries(cluster?.checks ?? {})) ops.readiness.register(name, check);
+    let ensured: Awaited<ReturnType<typeof ensureAccount>>;
+    let designer: ReturnType<typeof openSqliteDesignerStore>;
+    let enterpriseStore: ReturnType<typeof openSqliteEnterpriseStore>;
+    try {
+      ensured = await ensureAccount(store, { sid: options.accountSid, authToken: options.authToken });
+      designer = openSqliteDesignerStore({ dir: options.data });
+      enterpriseStore = openSqliteEnterpriseStore({ dir: options.data });
+    } catch (err) {
+      await store.close();
+      await cluster?.close();
+      command.error(`error: ${err instanceof Error ? err.message : String(err)}`, { exitCode: 2 });
+    }
+    const server = await startEngineServer({
+      store,
+      host: options.host,
+      port: options.port,
+      baseUrl: options.baseUrl,
+      clock: options.clock,
+      seed: options.seed,
+      accountSid: ensured.account.sid,
+      callQueueStore: openSqliteCallQueueStore({ dir: options.data }),
+      designer,
+      enterprise: { store: enterpriseStore },
+      engine: cluster
+        ? { queues: { store: cluster.queueStore }, instanceId: options.nodeId ?? 'node1' }
+        : undefined,
+      onError: (err) => log.error({ err }, 'unexpected error'),
+      ops,
+      limits,
     });
+    const close = async () => {
+      try {
+        await server.close();
+      } finally {
+        await cluster?.close();
+      }
+    };
+    const lines = [`rcml serve: listening on ${server.url} (${where}, clock ${options.clock})`];
+    try {
+      let controllerUrl: string | undefined;
+      if (project !== undefined && options.project) {
+        const served = await serveDesignerProject(server.engine, store, {
+          accountSid: ensured.account.sid,
+          baseUrl: server.baseUrl,
+          project,
+          key: resolve(options.project),
+        });
+        controllerUrl = served.controllerUrl;
+        lines.push(`application ${served.application.sid}: ${controllerUrl}`);
+      }
+      for (const route of routes) {
+        const voiceUrl = route.application
+          ? `${server.baseUrl.replace(/\/+$/, '')}/visual-designer/services/apps/${route.application}/controller`
+          : (route.url ?? (controllerUrl as string));
+        server.engine.setNumber(route.number, { voiceUrl });
+        lines.push(`number ${route.number} -> ${voiceUrl}`);
+      }
+    } catch (err) {
+      await close();
+      throw err;
+    }
+    if (store.interruptedCalls.length > 0) {
+      lines.push(`closed ${store.interruptedCalls.length} call(s) left live by the previous run`);
+    }
+    // Secrets are shown once, when the account is created: the store keeps only the token's hash.
+    if (ensured.authToken !== undefined) lines.push(`auth token: ${ensured.authToken}`);
+    if (ensured.created) lines.push(`signing key: ${ensured.account.signingKey}`);
+    // Last, in one write, so a reader that sees the sid has everything.
+    lines.push(`account sid: ${ensured.account.sid}`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+    log.info({ url: server.url, store: where, clock: options.clock }, 'listening');
+    drainOnSignals({ engine: server.engine, drain: server.drain, close }, options.drainSeconds, log);
+  });
 }

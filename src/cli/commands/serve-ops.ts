@@ -1,0 +1,152 @@
+/**
+ * The operating side of `rcml serve`: its flags (logs, metrics, retention, drain, HTTP limits),
+ * the logger, metrics and readiness checks they configure, and the signal handling that drains.
+ */
+import { InvalidArgumentError, type Option } from 'commander';
+import {
+  createLogger,
+  createPlatformMetrics,
+  createReadiness,
+  LOG_LEVELS,
+  type LogFormat,
+  type Logger,
+  type LogLevel,
+  type OpsOptions,
+} from '../../api/ops/index.js';
+import type { HttpLimits } from '../../api/server.js';
+import { envOption } from '../env-option.js';
+
+function wholeNumber(min: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < min) {
+      throw new InvalidArgumentError(`expected a whole number >= ${min}`);
+    }
+    return Number(value);
+  };
+}
+
+/** Values of the operating flags. */
+export interface ServeOpsOptions {
+  logLevel: LogLevel;
+  logFormat?: LogFormat;
+  metrics: 'on' | 'off';
+  drainSeconds: number;
+  maxConnections: number;
+  requestTimeout: number;
+  headersTimeout: number;
+  keepAliveTimeout: number;
+}
+
+/** The operating flags of `rcml serve`, each also read from its `RCML_*` variable. */
+export function serveOpsOptions(): Option[] {
+  return [
+    envOption('--log-level <level>', 'least severe log lines written').choices(LOG_LEVELS).default('info'),
+    envOption('--log-format <format>', 'log lines as JSON, or human (default: human on a terminal)').choices([
+      'json',
+      'human',
+    ]),
+    envOption('--metrics <on|off>', 'serve GET /metrics (Prometheus)').choices(['on', 'off']).default('on'),
+    envOption('--drain-seconds <n>', 'on SIGTERM, how long live calls may run on before they are ended')
+      .argParser(wholeNumber(0))
+      .default(30),
+    envOption('--max-connections <n>', 'most open HTTP connections').argParser(wholeNumber(1)).default(10000),
+    envOption('--request-timeout <s>', 'most seconds to receive a whole request (0: none)')
+      .argParser(wholeNumber(0))
+      .default(120),
+    envOption('--headers-timeout <s>', "most seconds to receive a request's headers")
+      .argParser(wholeNumber(1))
+      .default(60),
+    envOption('--keep-alive-timeout <s>', 'seconds an idle keep-alive connection stays open')
+      .argParser(wholeNumber(0))
+      .default(5),
+  ];
+}
+
+/** What the operating flags set up for the server. */
+export interface ServeOps {
+  log: Logger;
+  ops: Required<Pick<OpsOptions, 'readiness' | 'log'>> & OpsOptions;
+  limits: HttpLimits;
+}
+
+export function createServeOps(options: ServeOpsOptions): ServeOps {
+  const log = createLogger({ level: options.logLevel, format: options.logFormat });
+  return {
+    log,
+    ops: {
+      log,
+      readiness: createReadiness(),
+      metrics: options.metrics === 'on' ? createPlatformMetrics() : undefined,
+    },
+    limits: {
+      maxConnections: options.maxConnections,
+      requestTimeoutMs: options.requestTimeout * 1000,
+      headersTimeoutMs: options.headersTimeout * 1000,
+      keepAliveTimeoutMs: options.keepAliveTimeout * 1000,
+    },
+  };
+}
+
+/** What signal handling needs of a running server. */
+export interface Drainable {
+  drain(deadline: Promise<unknown>): Promise<void>;
+  close(): Promise<void>;
+  readonly engine: { readonly liveCount: number };
+}
+
+/**
+ * SIGTERM/SIGINT: drain (new calls refused, live ones run up to `drainSeconds`), then close
+ * (the rest are ended with their final records) and exit 0. A second signal ends the wait at
+ * once; a third exits without waiting for anything.
+ */
+export function drainOnSignals(
+  server: Drainable,
+  drainSeconds: number,
+  log: Logger,
+  exit: (code: number) => void = (code) => process.exit(code),
+): void {
+  let signals = 0;
+  let release: () => void = () => undefined;
+  const deadline = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const onSignal = (signal: NodeJS.Signals) => {
+    signals++;
+    if (signals === 1) {
+      log.info(
+        { signal, drainSeconds, liveCalls: server.engine.liveCount },
+        'draining: new calls are refused',
+      );
+      const timer = setTimeout(release, drainSeconds * 1000);
+      void server
+        .drain(deadline)
+        .then(() => {
+          clearTimeout(timer);
+          const left = server.engine.liveCount;
+          log.info(
+            { liveCalls: left },
+            left > 0 ? 'drain time over: ending the live calls' : 'no live call left',
+          );
+          return server.close();
+        })
+        .then(
+          () => {
+            log.info('stopped');
+            exit(0);
+          },
+          (err: unknown) => {
+            log.error({ err }, 'could not stop cleanly');
+            exit(1);
+          },
+        );
+    } else if (signals === 2) {
+      log.warn({ signal }, 'second signal: ending the live calls now');
+      release();
+    } else {
+      log.warn({ signal }, 'third signal: exiting now');
+      exit(1);
+    }
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
