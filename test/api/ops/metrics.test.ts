@@ -3,7 +3,7 @@ import { createEngineApp } from '../../../src/api/engine-server.js';
 import { createLogger, createPlatformMetrics } from '../../../src/api/ops/index.js';
 import type { RcmlHandler } from '../../../src/engine/types.js';
 import { createMemoryStore } from '../../../src/store/memory.js';
-import { ACCOUNT_A, account } from '../../store/fixtures.js';
+import { ACCOUNT_A, account, tokenOf } from '../../store/fixtures.js';
 import { AUTH_A, BASE, ROOT_A } from '../harness.js';
 
 const xml = (body: string): ReturnType<RcmlHandler> => ({
@@ -141,7 +141,7 @@ describe('call logs', () => {
       expect.objectContaining({ msg: 'webhook failed', callSid: broken, status: 500, level: 40 }),
     );
     expect(s.lines).toContainEqual(expect.objectContaining({ msg: 'call status', callSid: ok, level: 20 }));
-    expect(JSON.stringify(s.lines)).not.toContain(account(ACCOUNT_A).authToken);
+    expect(JSON.stringify(s.lines)).not.toContain(tokenOf(ACCOUNT_A));
   });
 
   it('redact secrets in fields and credentials in error messages', () => {
