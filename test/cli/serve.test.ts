@@ -19,8 +19,9 @@ function serve(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<{ url: string; out: string; child: ChildProcess }> {
+  // No drain: calls left queued on a virtual clock would otherwise hold the stop for 30 s.
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--port', '0', ...args], {
-    env: { ...process.env, ...env },
+    env: { ...process.env, RCML_DRAIN_SECONDS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
