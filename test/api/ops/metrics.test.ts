@@ -85,7 +85,8 @@ describe('GET /metrics', () => {
     await s.request('/nowhere');
     const text = await s.scrape();
     expect(s.value(text, 'rcml_calls_started_total{direction="outbound-api"}')).toBe(3);
-    expect(s.value(text, 'rcml_calls_ended_total{status="completed",direction="outbound-api"}')).toBe(2);
+    expect(s.value(text, 'rcml_calls_ended_total{status="completed",direction="outbound-api"}')).toBe(1);
+    expect(s.value(text, 'rcml_calls_ended_total{status="failed",direction="outbound-api"}')).toBe(1);
     expect(s.value(text, 'rcml_calls_live')).toBe(1);
     expect(s.value(text, 'rcml_webhook_duration_seconds_count{kind="rcml"}')).toBe(3);
     expect(s.value(text, 'rcml_webhook_failures_total{code="500"}')).toBe(1);
