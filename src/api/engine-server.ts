@@ -166,6 +166,14 @@ async function buildEngine(options: EngineAppOptions, baseUrl: () => string): Pr
     sink,
     // The store keeps ended calls; the engine need not.
     retainCalls: false,
+    // Every request to a customer URL is signed with its account's key, read from the store
+    // each time, so a new key applies at once.
+    http: {
+      ...options.engine?.http,
+      signingKey:
+        options.engine?.http?.signingKey ??
+        (async (sid) => (await options.store.accounts.get(sid))?.signingKey),
+    },
     settings: {
       ...options.engine?.settings,
       recordingUrl: (accountSid, sid) => recordingFileUrl(baseUrl(), accountSid, sid),

@@ -5,6 +5,7 @@ import { EgressDeniedError, EgressGuard, type EgressPolicy } from './fetch/egres
 import { httpExchange } from './fetch/http.js';
 import type { OutgoingHook } from './fetch/outgoing.js';
 import type { HandlerRegistry } from './handlers.js';
+import { signedWith } from './signature.js';
 import type { HandlerResponse, RcmlHandler, RequestKind } from './types.js';
 
 export { redactUrl } from './fetch/credentials.js';
@@ -35,6 +36,8 @@ export interface FetchRequest {
    * request goes over HTTP, so in-process requests never make one.
    */
   signal?: AbortSignal | (() => AbortSignal | undefined);
+  /** Account the request is made for: its `signingKey` signs it. */
+  accountSid?: string;
 }
 
 /** The answer, after redirects. `status` 0 means an I/O error (see `error`). */
@@ -87,6 +90,11 @@ export interface HttpFetcherOptions {
   egress?: EgressPolicy;
   /** Sees every outgoing HTTP request before it is sent (and may add headers). */
   onRequest?: OutgoingHook;
+  /**
+   * The signing key of an account (undefined: its requests go unsigned). Each HTTP request of
+   * an account is signed with it, every hop (`X-Twilio-Signature`, see `signature.ts`).
+   */
+  signingKey?: (accountSid: string) => string | undefined | Promise<string | undefined>;
   /**
    * Hand HTTP answers back in request order, one per macrotask, so that runs on a virtual
    * clock stay deterministic whatever order the network answers in. Default false.
@@ -178,6 +186,7 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
     if (own) signals.push(own);
     const signal = AbortSignal.any(signals);
     try {
+      const key = req.accountSid === undefined ? undefined : await o.signingKey?.(req.accountSid);
       const res = await httpExchange({
         url: req.url,
         method: req.method,
@@ -188,7 +197,7 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
         dispatcher: agent,
         maxRedirects: o.maxRedirects,
         egress,
-        hook: o.onRequest,
+        hook: key === undefined ? o.onRequest : signedWith(key, o.onRequest),
       });
       const body = req.binary ? res.body : Buffer.from(res.body).toString('utf8');
       return { status: res.status, contentType: res.contentType, body, url: res.url };

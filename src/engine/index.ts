@@ -18,6 +18,7 @@ export { createCallParamsSchema } from './create-call-schema.js';
 export { iso, rfc2822 } from './dates.js';
 export { createEngine, Engine, type EngineOptions } from './engine.js';
 export { EngineError, type EngineErrorCode, Interrupted, type InterruptReason } from './errors.js';
+export type { FetchRequest } from './fetcher.js';
 export {
   type BodyUse,
   EgressDeniedError,
@@ -42,6 +43,7 @@ export { type ModifyCallInput, type ModifyCallParams, modifyCallParamsSchema } f
 export * from './records.js';
 export { defaultSettings, type EngineSettings, speakingSeconds } from './settings.js';
 export { randomSids, type SidGenerator, seededSids } from './sids.js';
+export { SIGNATURE_HEADER, signedWith, validateRequest, webhookSignature } from './signature.js';
 export type * from './types.js';
 export { registerVerb, type VerbRegistry } from './verbs/index.js';
 export { NEXT, type VerbContext, type VerbHandler, type VerbOutcome } from './verbs/types.js';

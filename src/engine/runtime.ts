@@ -208,6 +208,7 @@ export class Runtime<C extends LiveCall = LiveCall> {
       use,
       kind,
       signal: call && (() => call.signal()),
+      accountSid: call?.record.accountSid ?? this.accountOf(callSid, params),
     });
     if (!listener) return work instanceof Promise ? this.clock.track(work) : work;
     // A logged in-process answer comes back in a later macrotask, as an HTTP answer does, so
@@ -219,6 +220,12 @@ export class Runtime<C extends LiveCall = LiveCall> {
       return res;
     });
     return this.clock.track(logged);
+  }
+
+  /** The account of a request outside a live call: its call's record, the one it names, the engine's. */
+  private accountOf(callSid: string | undefined, params: Record<string, string>): string {
+    const record = callSid === undefined ? undefined : this.records.get(callSid);
+    return record?.accountSid ?? params.AccountSid ?? this.accountSid;
   }
 
   /** Records a notification for a call (or the account); URL passwords show as `***`. */
