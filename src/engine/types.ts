@@ -11,6 +11,8 @@ export type RequestKind =
   | 'media'
   | 'status-callback'
   | 'sms-status-callback'
+  /** Email and Fax `statusCallback` requests. */
+  | 'message-status-callback'
   /** Gather `partialResultCallback` requests (`UnstableSpeechResult`). */
   | 'partial-result'
   /** The first document of a live modification (`Url`). */

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { registerVerb } from '../../src/engine/index.js';
+import { faxVerb } from '../../src/engine/verbs/fax.js';
 import { NEXT } from '../../src/engine/verbs/types.js';
-import { unsupportedVerb } from '../../src/engine/verbs/unsupported.js';
 import { BASE, harness, rcml } from './harness.js';
 
 const DIAL = rcml('<Dial action="/a">+1</Dial>');
@@ -192,7 +192,7 @@ describe('modifyCall', () => {
       expect(seen).toEqual(['cleanup modified', 'interrupted: modified']);
       expect(h.requests.find((r) => r.kind === 'modify')?.method).toBe('GET');
     } finally {
-      registerVerb('Fax', unsupportedVerb);
+      registerVerb('Fax', faxVerb);
     }
   });
 

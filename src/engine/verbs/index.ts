@@ -1,6 +1,8 @@
 import type { Verb, VerbName } from '../../rcml/model.js';
 import { dialVerb } from './dial.js';
+import { emailVerb } from './email.js';
 import { enqueueVerb } from './enqueue.js';
+import { faxVerb } from './fax.js';
 import { gatherVerb } from './gather.js';
 import { hangupVerb } from './hangup.js';
 import { holdVerb } from './hold.js';
@@ -15,7 +17,6 @@ import { sayVerb } from './say.js';
 import { smsVerb } from './sms.js';
 import type { VerbDispatch, VerbHandler } from './types.js';
 import { unknownVerb } from './unknown.js';
-import { unsupportedVerb } from './unsupported.js';
 
 /** Handler per verb name; each handler receives its own verb type. */
 export type VerbRegistry = { [K in VerbName]?: VerbHandler<Extract<Verb, { verb: K }>> };
@@ -35,8 +36,8 @@ const registry: VerbRegistry = {
   Leave: leaveVerb,
   Hold: holdVerb,
   Resume: resumeVerb,
-  Email: unsupportedVerb,
-  Fax: unsupportedVerb,
+  Email: emailVerb,
+  Fax: faxVerb,
   Unknown: unknownVerb,
 };
 

@@ -125,3 +125,62 @@ describe('Gather prompts and partial results', () => {
     expect(actionParams(h)?.SpeechResult).toBe('sales please');
   });
 });
+
+describe('Email and Fax', () => {
+  // VoiceInterpreter.onTagMessage sends <Email> to sendingEmail and <Fax> to caching, then
+  // faxing (BaseVoiceInterpreter.SendingEmail, Faxing): both run, as Sms does.
+  it('Email writes a message record and requests its action with EmailSid and EmailStatus', async () => {
+    const h = harness({
+      '/e': rcml(
+        '<Email to="ops@example.com" from="ivr@example.com" subject="Hi" action="/a">Call from $From</Email><Say>not reached</Say>',
+      ),
+      '/a': rcml('<Say>after</Say>'),
+    });
+    const call = await callIn(h, '/e');
+    expect(h.messages).toEqual([
+      expect.objectContaining({
+        kind: 'email',
+        from: 'ivr@example.com',
+        to: 'ops@example.com',
+        body: 'Call from $From',
+        status: 'sent',
+        callSid: call.sid,
+      }),
+    ]);
+    const sid = h.messages[0].sid;
+    expect(sid).toMatch(/^EM[0-9a-f]{32}$/);
+    expect(h.requests.find((r) => r.kind === 'action')?.params).toMatchObject({
+      EmailSid: sid,
+      EmailStatus: 'sent',
+    });
+    expect(h.verbs(call.sid)).toEqual(['Email', 'Say']);
+  });
+
+  // BaseVoiceInterpreter.SendingEmail: no `from` or `to` attribute, no mail.
+  it('an Email without to is warning 14110 and a failed record; the next verb runs', async () => {
+    const h = harness({ '/e': rcml('<Email from="ivr@example.com">x</Email><Say>next</Say>') });
+    const call = await callIn(h, '/e');
+    expect(h.messages.map((m) => m.status)).toEqual(['failed']);
+    expect(h.notifications.map((n) => [n.code, n.log])).toEqual([['14110', 1]]);
+    expect(h.verbs(call.sid)).toEqual(['Email', 'Say']);
+  });
+
+  // BaseVoiceInterpreter.Faxing: from the called number to the caller by default, the document
+  // URL resolved against the RCML document.
+  it('Fax sends the document and requests its action with FaxSid and FaxStatus', async () => {
+    const h = harness({ '/f': rcml('<Fax action="/a">/doc.pdf</Fax>'), '/a': rcml('') });
+    await callIn(h, '/f', '+15550001', '+15559999');
+    expect(h.messages).toEqual([
+      expect.objectContaining({
+        kind: 'fax',
+        from: '+15559999',
+        to: '+15550001',
+        body: 'http://app.test/doc.pdf',
+      }),
+    ]);
+    expect(h.requests.find((r) => r.kind === 'action')?.params).toMatchObject({
+      FaxSid: h.messages[0].sid,
+      FaxStatus: 'sent',
+    });
+  });
+});

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { registerVerb } from '../../../src/engine/index.js';
 import { enqueueVerb } from '../../../src/engine/verbs/enqueue.js';
-import { unsupportedVerb } from '../../../src/engine/verbs/unsupported.js';
+import { faxVerb } from '../../../src/engine/verbs/fax.js';
 import { flakyStore, queueHarness, rcml, statusOf } from './setup.js';
 
 const AFTER = rcml('<Say>after</Say>');
 
 describe('Enqueue QueueResult error and system-error', () => {
-  afterEach(() => registerVerb('Fax', unsupportedVerb));
+  afterEach(() => registerVerb('Fax', faxVerb));
 
   it('error: a waitUrl that is not a URI queues nothing and goes to the action', async () => {
     const h = queueHarness(rcml('<Enqueue waitUrl="http://[bad" action="/after">q</Enqueue>'), rcml(''), {
