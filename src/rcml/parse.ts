@@ -12,7 +12,9 @@ export const DEFAULT_MAX_BYTES = 1024 * 1024;
  * Parses and validates an RCML document. Never throws: problems come back as diagnostics
  * with line:column. `ok` is false when any diagnostic is an error; warnings leave the document
  * usable (unknown verbs are kept as `Unknown` and skipped at run time, invalid attribute values
- * are dropped so the verb's default applies).
+ * are dropped so the verb's default applies). Documents the platform runs run here too, with
+ * warnings: any root element (a root that is a verb is the whole document), verbs nested where
+ * they do not belong (skipped), an empty Play, Dial, Redirect or Sms.
  */
 export function parseRcml(xml: string, options: ParseOptions = {}): ParseResult {
   try {
@@ -47,10 +49,7 @@ function parseUnchecked(xml: string, options: ParseOptions): ParseResult {
     return { ok: false, diagnostics: ctx.diagnostics };
   }
   const root = scanned.root;
-  if (root.name !== 'Response') {
-    ctx.error('rcml.root', `the root element must be <Response>, not <${root.name}>`, root.offset, root.name);
-    return { ok: false, diagnostics: ctx.diagnostics };
-  }
+  if (root.name !== 'Response') return readOtherRoot(root, ctx);
   for (const attr of root.attributes) {
     ctx.warn(
       'rcml.unknown-attribute',
@@ -62,11 +61,39 @@ function parseUnchecked(xml: string, options: ParseOptions): ParseResult {
   if (root.text.trim() !== '') {
     ctx.warn('rcml.unexpected-text', 'text directly inside <Response> is ignored', root.offset, 'Response');
   }
-  const document: RcmlDocument = { verbs: readVerbs(root, ctx) };
+  return result({ verbs: readVerbs(root, ctx) }, ctx);
+}
+
+function result(document: RcmlDocument, ctx: ReadContext): ParseResult {
   // Readers report attributes, text and children in their own order: show them in source order.
   ctx.diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
   const ok = !ctx.diagnostics.some((d) => d.severity === 'error');
   return ok ? { ok, document, diagnostics: ctx.diagnostics } : { ok, diagnostics: ctx.diagnostics };
+}
+
+/**
+ * A root other than `<Response>` runs as the platform's Parser runs it (it walks every element
+ * from the root and runs each verb): a root verb is the whole document, any other root (say
+ * `<response>`) has its children read as verbs.
+ */
+function readOtherRoot(root: XmlElement, ctx: ReadContext): ParseResult {
+  const read = Object.hasOwn(VERB_READERS, root.name) ? VERB_READERS[root.name] : undefined;
+  if (read) {
+    ctx.warn(
+      'rcml.root',
+      `the root element should be <Response>: this document is the one verb <${root.name}>`,
+      root.offset,
+      root.name,
+    );
+    return result({ verbs: [read(root, ctx)] }, ctx);
+  }
+  ctx.warn(
+    'rcml.root',
+    `the root element should be <Response>, not <${root.name}>: its children run as verbs`,
+    root.offset,
+    root.name,
+  );
+  return result({ verbs: readVerbs(root, ctx) }, ctx);
 }
 
 function readVerbs(root: XmlElement, ctx: ReadContext): Verb[] {
@@ -76,7 +103,7 @@ function readVerbs(root: XmlElement, ctx: ReadContext): Verb[] {
     if (read) {
       verbs.push(read(el, ctx));
     } else if (isKnownElement(el.name)) {
-      // A noun or a nested Response at the top level.
+      // A noun or a nested Response at the top level: skipped.
       reportMisplaced(el, root, ctx, 'rcml.unknown-verb');
     } else {
       ctx.warn('rcml.unknown-verb', `unknown verb <${el.name}> (skipped at run time)`, el.offset, el.name);

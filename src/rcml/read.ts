@@ -59,7 +59,10 @@ export function rejectChildren(el: XmlElement, ctx: ReadContext): void {
   for (const child of el.children) reportMisplaced(child, el, ctx, 'rcml.unknown-element');
 }
 
-/** Reports `child` as not allowed inside `parent`. */
+/**
+ * Reports `child` as not allowed inside `parent`; it is skipped (the platform skips a verb
+ * nested in another verb, so the document still runs).
+ */
 export function reportMisplaced(
   child: XmlElement,
   parent: XmlElement,
@@ -67,9 +70,9 @@ export function reportMisplaced(
   unknownCode: string,
 ): void {
   if (isKnownElement(child.name)) {
-    ctx.error(
+    ctx.warn(
       'rcml.nesting',
-      `<${child.name}> cannot be nested in <${parent.name}>`,
+      `<${child.name}> cannot be nested in <${parent.name}> (skipped)`,
       child.offset,
       `${parent.name}/${child.name}`,
     );
@@ -94,5 +97,21 @@ export function rejectText(el: XmlElement, ctx: ReadContext): void {
 export function requiredText(el: XmlElement, ctx: ReadContext, what: string, code = 'rcml.required'): string {
   const value = el.text.trim();
   if (value === '') ctx.error(code, `<${el.name}> needs ${what} as its text`, el.offset, el.name);
+  return value;
+}
+
+/**
+ * Trimmed text of `el`; a warning with `code` when it is empty, for verbs the platform still
+ * runs empty (`effect` says what happens then).
+ */
+export function expectedText(
+  el: XmlElement,
+  ctx: ReadContext,
+  what: string,
+  effect: string,
+  code = 'rcml.required',
+): string {
+  const value = el.text.trim();
+  if (value === '') ctx.warn(code, `<${el.name}> needs ${what} as its text (${effect})`, el.offset, el.name);
   return value;
 }

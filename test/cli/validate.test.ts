@@ -17,7 +17,8 @@ function file(name: string, xml: string): string {
 describe('rcml validate', () => {
   const good = file('good.xml', '<Response><Say>hi</Say></Response>');
   const warn = file('warn.xml', '<Response>\n  <Say loop="x">hi</Say>\n</Response>');
-  const bad = file('bad.xml', '<Response>\n  <Gather>\n    <Dial>1</Dial>\n  </Gather>\n</Response>');
+  const bad = file('bad.xml', '<Response>\n  <Say>hi</Say>\n    <Enqueue> </Enqueue>\n</Response>');
+  const nested = file('nested.xml', '<Response>\n  <Gather>\n    <Dial>1</Dial>\n  </Gather>\n</Response>');
 
   it('exits 0 and prints nothing for a clean document', async () => {
     expect(await validateFiles([good])).toEqual({ lines: [], errors: [], exitCode: 0 });
@@ -34,7 +35,17 @@ describe('rcml validate', () => {
   it('exits 1 when any file has errors', async () => {
     const outcome = await validateFiles([good, bad]);
     expect(outcome.exitCode).toBe(1);
-    expect(outcome.lines).toEqual([`${bad}:3:5 error rcml.nesting <Dial> cannot be nested in <Gather>`]);
+    expect(outcome.lines).toEqual([
+      `${bad}:3:5 error rcml.required <Enqueue> needs the queue name as its text`,
+    ]);
+  });
+
+  it('reports what the platform still runs (a misplaced verb) as a warning', async () => {
+    const outcome = await validateFiles([nested]);
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.lines).toEqual([
+      `${nested}:3:5 warning rcml.nesting <Dial> cannot be nested in <Gather> (skipped)`,
+    ]);
   });
 
   it('exits 2 with a clear message for a missing file', async () => {
@@ -58,7 +69,7 @@ describe('rcml validate', () => {
     try {
       await createProgram().parseAsync(['validate', bad, '--max-bytes', '4096'], { from: 'user' });
       expect(process.exitCode).toBe(1);
-      expect(out.join('')).toContain('error rcml.nesting');
+      expect(out.join('')).toContain('error rcml.required');
     } finally {
       spy.mockRestore();
       process.exitCode = 0;

@@ -26,12 +26,29 @@ describe('parseRcml', () => {
     });
   });
 
-  it('requires a <Response> root', () => {
-    const result = parseRcml('<?xml version="1.0"?>\n<Reply><Say>hi</Say></Reply>');
-    expect(result.ok).toBe(false);
+  // The platform's rcml/Parser walks every element from the root, whatever its name, and runs
+  // each verb it meets: another root is a warning, and the document still runs.
+  it('warns about a root other than <Response> and reads its children as verbs', () => {
+    const result = parseRcml('<?xml version="1.0"?>\n<response><Say>hi</Say></response>');
+    expect(result.ok).toBe(true);
     expect(result.diagnostics).toEqual([
-      expect.objectContaining({ code: 'rcml.root', severity: 'error', line: 2, column: 1 }),
+      expect.objectContaining({ code: 'rcml.root', severity: 'warning', line: 2, column: 1 }),
     ]);
+    expect(result.ok && result.document.verbs).toEqual([
+      expect.objectContaining({ verb: 'Say', text: 'hi' }),
+    ]);
+  });
+
+  it('takes a root verb for the whole document', () => {
+    const result = parseRcml('<Gather numDigits="1"><Say>Press 1</Say></Gather>');
+    expect(result.ok && result.document.verbs).toEqual([
+      expect.objectContaining({
+        verb: 'Gather',
+        numDigits: 1,
+        prompts: [expect.objectContaining({ verb: 'Say' })],
+      }),
+    ]);
+    expect(result.diagnostics.map((d) => [d.code, d.severity])).toEqual([['rcml.root', 'warning']]);
   });
 
   it('refuses a DOCTYPE with rcml.dtd', () => {
@@ -67,12 +84,12 @@ describe('parseRcml', () => {
     ]);
   });
 
-  it('treats a noun or a nested Response at the top level as a nesting error', () => {
+  it('skips a noun or a nested Response at the top level with a nesting warning', () => {
     for (const name of ['Number', 'Conference', 'Response']) {
-      const result = parseRcml(`<Response>\n<${name}>x</${name}></Response>`);
-      expect(result.ok).toBe(false);
+      const result = parseRcml(`<Response>\n<${name}>x</${name}><Hangup/></Response>`);
+      expect(result.ok && result.document.verbs.map((v) => v.verb)).toEqual(['Hangup']);
       expect(result.diagnostics).toEqual([
-        expect.objectContaining({ code: 'rcml.nesting', line: 2, column: 1 }),
+        expect.objectContaining({ code: 'rcml.nesting', severity: 'warning', line: 2, column: 1 }),
       ]);
     }
   });

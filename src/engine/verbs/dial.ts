@@ -25,10 +25,8 @@ export async function dialVerb(ctx: VerbContext, verb: Dial): Promise<VerbOutcom
   const conference = verb.nouns.find((n): n is ConferenceNoun => n.noun === 'Conference');
   if (conference) return dialConference(ctx, verb, conference);
   const nouns = verb.nouns.filter((n): n is LegNoun => n.noun !== 'Conference' && n.noun !== 'Queue');
-  if (nouns.length === 0) {
-    ctx.notify('rcml.required', 1, '<Dial> has no target; skipped');
-    return NEXT;
-  }
+  // No target (warned when the document was read): the platform goes on without the action.
+  if (nouns.length === 0) return NEXT;
   const services = ctx.services;
   const timeout = verb.timeout ?? dialDefaults.timeout;
   const from = verb.callerId?.trim() || ctx.call.from;

@@ -57,7 +57,7 @@ async function playPrompts(ctx: VerbContext, verb: Gather): Promise<boolean> {
   const listener = ctx.services.listener;
   try {
     for (const prompt of verb.prompts) {
-      if (prompt.verb === 'Play' && (!prompt.url || !ctx.resolveUrl(prompt.url))) {
+      if (prompt.verb === 'Play' && prompt.url && !ctx.resolveUrl(prompt.url)) {
         ctx.notify('13325', 0, `Gather: '${prompt.url}' is an invalid Play URI`);
         return false;
       }

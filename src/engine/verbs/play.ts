@@ -7,7 +7,9 @@ import { NEXT, type VerbContext, type VerbOutcome } from './types.js';
  * URL answers with a WAV file, else `settings.playDefaultSeconds`. A bad URI stops the call.
  */
 export async function playVerb(ctx: VerbContext, verb: Play): Promise<VerbOutcome> {
-  const url = verb.url ? ctx.resolveUrl(verb.url) : undefined;
+  // An empty Play (warned when the document was read) plays nothing, as on the platform.
+  if (!verb.url) return NEXT;
+  const url = ctx.resolveUrl(verb.url);
   if (!url) {
     ctx.notify('11100', 0, `Play: invalid URL '${verb.url}'`);
     return { kind: 'hangup' };

@@ -57,7 +57,12 @@ export function readDial(el: XmlElement, ctx: ReadContext): Dial {
   const text = el.text.trim();
   if (el.children.length === 0) {
     if (text === '') {
-      ctx.error('rcml.required', '<Dial> needs a target: text or a noun', el.offset, 'Dial');
+      ctx.warn(
+        'rcml.required',
+        '<Dial> needs a target: text or a noun (the next verb runs, no action)',
+        el.offset,
+        'Dial',
+      );
       return { verb: 'Dial', ...attrs, nouns: [], pos };
     }
     return { verb: 'Dial', ...attrs, nouns: [{ ...textTarget(text), pos }], fromText: true, pos };

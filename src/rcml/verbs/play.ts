@@ -1,6 +1,6 @@
 import type { ReadContext } from '../context.js';
 import type { Play } from '../model.js';
-import { readAttributes, rejectChildren, requiredText } from '../read.js';
+import { expectedText, readAttributes, rejectChildren } from '../read.js';
 import type { XmlElement } from '../xml/scan.js';
 import { type AttrRules, int } from './rules.js';
 
@@ -11,9 +11,9 @@ export const playAttributes: AttrRules<Omit<Play, 'verb' | 'url' | 'pos'>> = {
   loop: int(0, '13410'),
 };
 
-/** Reads `<Play>URL</Play>`; the URL is required. */
+/** Reads `<Play>URL</Play>`; an empty one is a warning and plays nothing. */
 export function readPlay(el: XmlElement, ctx: ReadContext): Play {
   rejectChildren(el, ctx);
-  const url = requiredText(el, ctx, 'the URL of the audio to play');
+  const url = expectedText(el, ctx, 'the URL of the audio to play', 'the next verb runs');
   return { verb: 'Play', url, ...readAttributes(el, playAttributes, ctx), pos: ctx.pos(el.offset) };
 }

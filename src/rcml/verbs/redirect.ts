@@ -1,6 +1,6 @@
 import type { ReadContext } from '../context.js';
 import type { Redirect } from '../model.js';
-import { readAttributes, rejectChildren } from '../read.js';
+import { expectedText, readAttributes, rejectChildren } from '../read.js';
 import type { XmlElement } from '../xml/scan.js';
 import { type AttrRules, method } from './rules.js';
 
@@ -12,14 +12,11 @@ export const redirectAttributes: AttrRules<Omit<Redirect, 'verb' | 'url' | 'pos'
 };
 
 /**
- * Reads `<Redirect>URL</Redirect>`. The URL is required text: an empty Redirect is an error
- * (the platform would silently run the next verb, which hides a broken link).
+ * Reads `<Redirect>URL</Redirect>`. An empty Redirect is a warning (it would hide a broken
+ * link) and runs as the platform runs it: the next verb follows.
  */
 export function readRedirect(el: XmlElement, ctx: ReadContext): Redirect {
   rejectChildren(el, ctx);
-  const url = el.text.trim();
-  if (url === '') {
-    ctx.error('rcml.required', '<Redirect> needs a URL as its text', el.offset, 'Redirect');
-  }
+  const url = expectedText(el, ctx, 'a URL', 'the next verb runs');
   return { verb: 'Redirect', url, ...readAttributes(el, redirectAttributes, ctx), pos: ctx.pos(el.offset) };
 }

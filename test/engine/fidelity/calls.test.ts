@@ -179,3 +179,61 @@ describe('Request parameters', () => {
     });
   });
 });
+
+describe('Lenient documents', () => {
+  const run = async (body: string, extra: Record<string, string> = {}) => {
+    const h = harness({ '/doc': body, ...extra });
+    const call = await callIn(h, '/doc');
+    return { h, call };
+  };
+
+  // rcml/Parser.parse + TagIterator: the root element is the first element walked, whatever its
+  // name, and Parser.next hands out every verb it meets: a bare verb document runs.
+  it('a bare <Say> document runs, with a warning', async () => {
+    const { h, call } = await run('<Say>just this</Say>');
+    expect(h.verbs(call.sid)).toEqual(['Say']);
+    expect(call.duration).toBeGreaterThan(0);
+    expect(h.notifications.map((n) => [n.code, n.log])).toEqual([['rcml.root', 1]]);
+  });
+
+  it('a <response> root runs its verbs, with a warning', async () => {
+    const { h, call } = await run('<response><Say>a</Say><Hangup/></response>');
+    expect(h.verbs(call.sid)).toEqual(['Say', 'Hangup']);
+    expect(h.notifications.map((n) => n.code)).toEqual(['rcml.root']);
+  });
+
+  // VoiceInterpreter Redirecting / caching / startDialing: an empty Redirect, Play or Dial
+  // goes on with the next verb (the Dial without its action).
+  it('an empty Redirect, Play or Dial goes on to the next verb; the Dial requests no action', async () => {
+    const { h, call } = await run(rcml('<Redirect/><Play/><Dial action="/a"/><Say>end</Say>'), {
+      '/a': rcml(''),
+    });
+    expect(h.verbs(call.sid)).toEqual(['Redirect', 'Play', 'Dial', 'Say']);
+    expect(h.requests.filter((r) => r.kind !== 'rcml')).toEqual([]);
+    expect(h.notifications.map((n) => [n.code, n.log])).toEqual([
+      ['rcml.required', 1],
+      ['rcml.required', 1],
+      ['rcml.required', 1],
+    ]);
+  });
+
+  // BaseVoiceInterpreter.SendingSms: an empty body is error 14103 and the interpreter stops.
+  it('an empty Sms runs the verbs before it, then error 14103 and hang-up', async () => {
+    const { h, call } = await run(rcml('<Say>first</Say><Sms/><Say>never</Say>'));
+    expect(h.verbs(call.sid)).toEqual(['Say', 'Sms']);
+    expect(h.notifications.map((n) => [n.code, n.log])).toEqual([
+      ['14103', 1],
+      ['14103', 0],
+    ]);
+    expect(call.status).toBe('completed');
+    expect(h.messages).toEqual([]);
+  });
+
+  // rcml/Parser.next: a verb that is a child of the current verb is skipped.
+  it('a verb nested where it does not belong is skipped with a warning', async () => {
+    const { h, call } = await run(rcml('<Gather><Dial>+1</Dial><Say>press</Say></Gather><Say>after</Say>'));
+    expect(h.verbs(call.sid)).toEqual(['Gather', 'Gather/Say', 'Say']);
+    expect(legsOf(h, call.sid)).toEqual([]);
+    expect(h.notifications.map((n) => [n.code, n.log])).toEqual([['rcml.nesting', 1]]);
+  });
+});
