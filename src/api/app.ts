@@ -20,6 +20,7 @@ import { methodsAllowed } from './http/allow.js';
 import { basicAuth } from './http/auth.js';
 import { ApiError, errorResponse } from './http/errors.js';
 import { createListCache } from './http/list-cache.js';
+import { noStore } from './http/no-store.js';
 import { isClientAbort, mountOps, type OpsOptions, readinessOf } from './ops/index.js';
 import { registerApplications } from './platform/applications.js';
 import { type CallControl, CallControlError } from './platform/call-control.js';
@@ -160,6 +161,7 @@ export function createApp(options: AppOptions): Hono {
   );
 
   const app = new Hono();
+  app.use('*', noStore);
   mountOps(app, base.path, readinessOf(options.ops, options.store), options.ops?.metrics);
   const maxSize = options.maxBodyBytes ?? 1024 * 1024;
   const limitBody = bodyLimit({

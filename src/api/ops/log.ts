@@ -24,7 +24,15 @@ export interface LogOptions {
   destination?: { write(line: string): unknown; isTTY?: boolean };
 }
 
-const SECRET_FIELDS = ['authToken', 'auth_token', 'password', 'token', 'secret'];
+const SECRET_FIELDS = [
+  'authToken',
+  'auth_token',
+  'authTokenHash',
+  'signingKey',
+  'password',
+  'token',
+  'secret',
+];
 
 /** Paths pino blanks out wherever they appear (top level and one object down). */
 export const REDACTED_PATHS = [
