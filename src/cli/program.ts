@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Command } from 'commander';
 import { registerAccount } from './commands/account.js';
+import { registerCheck } from './commands/check.js';
 import { registerCompile } from './commands/compile.js';
 import { registerEnterprise } from './commands/enterprise.js';
 import { registerGraph } from './commands/graph.js';
@@ -31,6 +32,7 @@ export function createProgram(): Command {
     .exitOverride();
   registerValidate(program);
   registerSimulate(program);
+  registerCheck(program);
   registerCompile(program);
   registerLint(program);
   registerGraph(program);

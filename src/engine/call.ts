@@ -5,7 +5,7 @@ import { iso } from './dates.js';
 import { Interrupted, type InterruptReason } from './errors.js';
 import { abortReason } from './fetcher.js';
 import { screeningParams, voiceParams } from './params.js';
-import type { CallRecord, CallStatus } from './records.js';
+import type { CallEndedBy, CallRecord, CallStatus } from './records.js';
 import type { CallScript, Runtime } from './runtime.js';
 import { type CallEventName, callbackParams, type StatusCallbackConfig } from './status-callbacks.js';
 import type { PartyBehaviour, PartyInput } from './types.js';
@@ -124,20 +124,20 @@ export class Call implements CallHooks {
     if (!this.actor) return;
     const party = this.party;
     if (party.outcome === 'fail') {
-      this.end('failed');
+      this.end('failed', 'caller');
       return;
     }
     this.actor.send({ type: 'RING' });
     if (!this.actor || this.record.status !== 'ringing') return;
     this.ringTimer = this.rt.clock.setTimeout(() => {
       this.ringTimer = null;
-      this.end('no-answer');
+      this.end('no-answer', 'timeout');
     }, this.ringTimeoutMs);
     if (party.outcome === 'no-answer') return;
     this.rt.clock.setTimeout(
       () => {
         if (!this.actor || this.record.status !== 'ringing') return;
-        if (party.outcome === 'busy') this.end('busy');
+        if (party.outcome === 'busy') this.end('busy', 'caller');
         else this.answer();
       },
       (party.answerAfter ?? 0) * 1000,
@@ -195,8 +195,9 @@ export class Call implements CallHooks {
   }
 
   /** Ends the call with `status` (completed when answered; failed/busy/no-answer/canceled otherwise). */
-  end(status: CallStatus): void {
+  end(status: CallStatus, by: CallEndedBy = 'application'): void {
     if (!this.actor) return;
+    this.record.endedBy ??= by;
     // A call that never began (an unknown number) ends from `queued`.
     this.startActor();
     this.actor?.send({ type: 'END', status });
@@ -204,7 +205,7 @@ export class Call implements CallHooks {
 
   /** The party hangs up: completed once answered, canceled while ringing. */
   partyHangup(): void {
-    this.end(this.record.status === 'in-progress' ? 'completed' : 'canceled');
+    this.end(this.record.status === 'in-progress' ? 'completed' : 'canceled', 'caller');
   }
 
   // --- machine hooks ---
@@ -270,7 +271,11 @@ export class Call implements CallHooks {
     r.status = status;
     r.dateUpdated = now;
     this.rt.sink.call?.(r);
-    this.rt.listener?.({ type: 'call-status', at: now, callSid: r.sid, status, direction: r.direction });
+    this.rt.listener?.(
+      event === 'completed'
+        ? { type: 'call-status', at: now, callSid: r.sid, status, direction: r.direction, endedBy: r.endedBy }
+        : { type: 'call-status', at: now, callSid: r.sid, status, direction: r.direction },
+    );
     if (this.watchers) for (const fn of [...this.watchers]) fn(this);
     const cb = this.callbacks;
     if (cb?.events.has(event)) {

@@ -226,7 +226,7 @@ export class Engine {
     this.rt.live.set(record.sid, call);
     if (!number) {
       this.rt.notify(record.sid, 'engine.unknown-number', 0, `no voice configuration for number '${to}'`);
-      call.end('failed');
+      call.end('failed', 'engine');
       return record;
     }
     call.begin();
@@ -387,7 +387,7 @@ export class Engine {
     if (this.closed) return;
     this.closed = true;
     for (const call of [...this.rt.live.values()]) {
-      call.end(call.record.status === 'in-progress' ? 'completed' : 'canceled');
+      call.end(call.record.status === 'in-progress' ? 'completed' : 'canceled', 'engine');
     }
     await this.rt.fetcher.close(options);
     await this.clock.whenSettled();

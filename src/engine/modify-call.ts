@@ -32,11 +32,11 @@ export function applyModification(call: Call, p: ModifyCallParams): void {
   if (p.Mute !== undefined) setMuted(call, p.Mute);
   const status = call.record.status;
   if (p.Status === 'completed') {
-    call.end(status === 'in-progress' ? 'completed' : 'canceled');
+    call.end(status === 'in-progress' ? 'completed' : 'canceled', 'api');
     return;
   }
   if (p.Status === 'canceled') {
-    if (status === 'queued' || status === 'ringing') call.end('canceled');
+    if (status === 'queued' || status === 'ringing') call.end('canceled', 'api');
     return;
   }
   if (!p.Url) return;

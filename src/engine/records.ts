@@ -48,7 +48,17 @@ export interface CallRecord {
   endTime?: number;
   /** `ceil((endTime - startTime) / 1000)`, 0 when never answered. Set when the call ends. */
   duration?: number;
+  /** Who ended the call (an extension of the platform's record). Set when the call ends. */
+  endedBy?: CallEndedBy;
 }
+
+/**
+ * Who ended a call: `caller` the party on the line (hang-up, or busy / fail / not answering as
+ * the called party), `application` its documents (end of document, Hangup, Reject, a Dial or
+ * queue flow releasing a leg), `api` a live modification, `timeout` the ring timeout, `engine`
+ * the engine itself (unknown number, `close()`).
+ */
+export type CallEndedBy = 'caller' | 'application' | 'api' | 'timeout' | 'engine';
 
 export interface RecordingRecord {
   sid: string;

@@ -1,6 +1,6 @@
 import type { HttpMethod } from '../rcml/model.js';
 import type { EngineQueueEvent } from './queues/events.js';
-import type { CallDirection, CallStatus } from './records.js';
+import type { CallDirection, CallEndedBy, CallStatus } from './records.js';
 
 /** What kind of request the engine made: the first document, an action, a status callback... */
 export type RequestKind =
@@ -111,7 +111,15 @@ export interface IncomingCallOptions {
 
 /** Everything the engine reports through `onEvent`, in the order it happened. */
 export type EngineEvent =
-  | { type: 'call-status'; at: number; callSid: string; status: CallStatus; direction: CallDirection }
+  | {
+      type: 'call-status';
+      at: number;
+      callSid: string;
+      status: CallStatus;
+      direction: CallDirection;
+      /** Who ended the call, on the final status. */
+      endedBy?: CallEndedBy;
+    }
   | {
       type: 'verb';
       at: number;

@@ -1,20 +1,21 @@
 import { createEngine, type Engine } from '../engine/engine.js';
 import { EngineError } from '../engine/errors.js';
-import type { HandlerRequest, HandlerResponse } from '../engine/types.js';
+import type { HandlerRequest, RcmlHandler } from '../engine/types.js';
 import type { Scenario } from './schema.js';
 import { type Trace, TraceBuilder } from './trace.js';
 
 type AppValue = Scenario['apps'][string];
 
 /** An in-process server for one scenario app: a fixed document, or the first matching variant. */
-function appHandler(url: string, app: AppValue): (req: HandlerRequest) => HandlerResponse {
+function appHandler(url: string, app: AppValue): RcmlHandler {
+  if (typeof app === 'function') return app;
   if (typeof app === 'string') return () => ({ status: 200, contentType: 'text/xml', body: app });
-  return (req) => {
+  return (req: HandlerRequest) => {
     const query = new URL(req.url).searchParams;
     const value = (name: string): string | null => req.params[name] ?? query.get(name);
     const hit = app.find((v) => Object.entries(v.when ?? {}).every(([k, want]) => value(k) === want));
     if (!hit) return { status: 404, contentType: 'text/plain', body: `no variant of ${url} matches` };
-    return { status: 200, contentType: hit.contentType ?? 'text/xml', body: hit.rcml };
+    return { status: hit.status ?? 200, contentType: hit.contentType ?? 'text/xml', body: hit.rcml };
   };
 }
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { createCallParamsSchema } from '../engine/create-call-schema.js';
 import { modifyCallParamsSchema } from '../engine/modify-call-schema.js';
+import type { RcmlHandler } from '../engine/types.js';
+import { checkSpecSchema } from './check-schema.js';
 
 const seconds = z.number().finite().nonnegative();
 const method = z.enum(['GET', 'POST']);
@@ -25,8 +27,15 @@ const appVariantSchema = z
     when: z.record(z.string(), z.string()).optional(),
     rcml: z.string(),
     contentType: z.string().optional(),
+    /** HTTP status of the answer. Default 200. */
+    status: z.number().int().min(100).max(599).optional(),
   })
   .strict();
+
+/** An in-process handler (programmatic scenarios only: a JSON file cannot hold one). */
+const appFunctionSchema = z.custom<RcmlHandler>((v) => typeof v === 'function', {
+  message: 'an RCML string, a list of variants or a handler function',
+});
 
 const numberSchema = z
   .object({
@@ -92,7 +101,9 @@ export const scenarioSchema = z
       .string()
       .regex(/^AC[0-9a-f]{32}$/, 'AC followed by 32 hex digits')
       .optional(),
-    apps: z.record(url, z.union([z.string(), z.array(appVariantSchema).min(1)])).default({}),
+    apps: z
+      .record(url, z.union([z.string(), z.array(appVariantSchema).min(1), appFunctionSchema]))
+      .default({}),
     numbers: z.record(z.string(), numberSchema).default({}),
     parties: z.record(z.string(), partySchema).default({}),
     defaultParty: partySchema.optional(),
@@ -103,6 +114,8 @@ export const scenarioSchema = z
     calls: z.array(z.union([inboundCallSchema, outboundCallSchema])).default([]),
     modify: z.array(modifySchema).default([]),
     mute: z.array(muteSchema).default([]),
+    /** How `rcml check` varies this scenario and what it checks; `rcml simulate` ignores it. */
+    check: checkSpecSchema.optional(),
   })
   .strict()
   .superRefine((s, ctx) => {

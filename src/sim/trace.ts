@@ -1,5 +1,6 @@
 import { iso } from '../engine/dates.js';
 import type {
+  CallEndedBy,
   CallRecord,
   DtmfGatherRecord,
   MessageRecord,
@@ -23,6 +24,8 @@ export interface TraceCall {
   startTime: string | null;
   endTime: string | null;
   duration: number | null;
+  /** Who ended the call (`caller`, `application`, `api`, `timeout`, `engine`); null while live. */
+  endedBy: CallEndedBy | null;
   statuses: Array<{ at: number; status: CallRecord['status'] }>;
   /** Verbs run, with `parent` for nested ones (Gather's Say, Play and Pause prompts). */
   verbs: Array<{ at: number; verb: string; documentUrl: string; parent?: string }>;
@@ -164,7 +167,7 @@ export class TraceBuilder {
     switch (e.type) {
       case 'call-status':
         this.calls.get(e.callSid)?.statuses.push({ at: this.at(e.at), status: e.status });
-        this.log(e.at, e.callSid, `status ${e.status}`);
+        this.log(e.at, e.callSid, `status ${e.status}${e.endedBy ? ` (ended by ${e.endedBy})` : ''}`);
         return;
       case 'verb': {
         const verb = { at: this.at(e.at), verb: e.verb, documentUrl: e.documentUrl };
@@ -234,6 +237,7 @@ export class TraceBuilder {
         startTime: null,
         endTime: null,
         duration: null,
+        endedBy: null,
         statuses: [],
         verbs: [],
         inputs: [],
@@ -245,5 +249,6 @@ export class TraceBuilder {
     call.startTime = c.startTime === undefined ? null : iso(c.startTime);
     call.endTime = c.endTime === undefined ? null : iso(c.endTime);
     call.duration = c.duration ?? null;
+    call.endedBy = c.endedBy ?? null;
   }
 }
