@@ -11,6 +11,7 @@ const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<voi
   { name: 'designer-service', load: () => import('./designer-service.js') },
   { name: 'engine', load: () => import('./engine.js') },
   { name: 'callqueue', load: () => import('./callqueue.js') },
+  { name: 'load', load: () => import('./load.js') },
 ];
 
 for (const suite of suites) {

@@ -6,6 +6,7 @@
 export * from './api/index.js';
 export * from './designer/index.js';
 export * from './engine/index.js';
+export * from './load/index.js';
 export * from './queue/index.js';
 export * from './rcml/index.js';
 export * from './sim/index.js';

@@ -6,6 +6,7 @@ import { registerCompile } from './commands/compile.js';
 import { registerEnterprise } from './commands/enterprise.js';
 import { registerGraph } from './commands/graph.js';
 import { registerLint } from './commands/lint.js';
+import { registerLoad } from './commands/load.js';
 import { registerServe } from './commands/serve.js';
 import { registerSimulate } from './commands/simulate.js';
 import { registerValidate } from './commands/validate.js';
@@ -33,6 +34,7 @@ export function createProgram(): Command {
   registerValidate(program);
   registerSimulate(program);
   registerCheck(program);
+  registerLoad(program);
   registerCompile(program);
   registerLint(program);
   registerGraph(program);

@@ -100,6 +100,12 @@ export interface HttpFetcherOptions {
    * clock stay deterministic whatever order the network answers in. Default false.
    */
   ordered?: boolean;
+  /** Connections per origin (undici pool). Default unlimited. */
+  connections?: number;
+  /** Idle keep-alive sockets are closed after this many ms. Default undici's (4 s). */
+  keepAliveTimeoutMs?: number;
+  /** Requests pipelined per connection. Default 1. */
+  pipelining?: number;
 }
 
 /** Defaults of {@link HttpFetcherOptions}. */
@@ -175,6 +181,9 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
       bodyTimeout: o.timeoutMs,
       connectTimeout: o.timeoutMs,
       connect: egress ? { lookup: egress.lookup } : undefined,
+      connections: o.connections ?? null,
+      keepAliveTimeout: o.keepAliveTimeoutMs,
+      pipelining: o.pipelining,
     });
     const deadline = new AbortController();
     const timer = setTimeout(
