@@ -93,8 +93,8 @@ export interface EngineServer {
   callControl: CallControl;
   /** The Visual Designer service, whose controller the engine runs in process. */
   designer: DesignerService;
-  /** Closes the engine (ending live calls), then the server, then the store. */
-  close(): Promise<void>;
+  /** Closes the engine (ending live calls; `graceMs`: see `Engine.close`), then the server, then the store. */
+  close(options?: { graceMs?: number }): Promise<void>;
   /**
    * Refuses new calls from now on (503, code 20503; `/ready` fails `accepting-calls`) and
    * resolves once no call is live or `deadline` settles. `close()` then ends the rest.
@@ -138,7 +138,7 @@ function accountAwareSink(
 interface StoredEngine {
   engine: Engine;
   /** Ends live calls, then waits for every record write (the store may then be closed). */
-  close(): Promise<void>;
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 async function buildEngine(options: EngineAppOptions, baseUrl: () => string): Promise<StoredEngine> {
@@ -181,9 +181,9 @@ async function buildEngine(options: EngineAppOptions, baseUrl: () => string): Pr
   });
   ops?.metrics?.watchLiveCalls(engine);
   for (const [number, config] of Object.entries(options.numbers ?? {})) engine.setNumber(number, config);
-  const close = async () => {
+  const close = async (closeOptions: { graceMs?: number } = {}) => {
     try {
-      await engine.close();
+      await engine.close(closeOptions);
     } finally {
       await sink.settled();
     }
@@ -307,9 +307,9 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
   baseUrl ||= server.url;
   designer.attach(baseUrl);
   let closing: Promise<void> | undefined;
-  const close = async () => {
+  const close = async (closeOptions: { graceMs?: number } = {}) => {
     try {
-      await stored.close();
+      await stored.close(closeOptions);
     } finally {
       try {
         await server.close();
@@ -328,8 +328,8 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
     engine,
     callControl,
     designer,
-    close: () => {
-      closing ??= close();
+    close: (closeOptions) => {
+      closing ??= close(closeOptions);
       return closing;
     },
     drain: (deadline) => {

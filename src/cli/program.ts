@@ -7,6 +7,7 @@ import { registerEnterprise } from './commands/enterprise.js';
 import { registerGraph } from './commands/graph.js';
 import { registerLint } from './commands/lint.js';
 import { registerLoad } from './commands/load.js';
+import { registerPrune } from './commands/prune.js';
 import { registerServe } from './commands/serve.js';
 import { registerSimulate } from './commands/simulate.js';
 import { registerValidate } from './commands/validate.js';
@@ -39,6 +40,7 @@ export function createProgram(): Command {
   registerLint(program);
   registerGraph(program);
   registerServe(program);
+  registerPrune(program);
   registerEnterprise(program);
   registerAccount(program);
   program.hook('postAction', (_program, command) => {

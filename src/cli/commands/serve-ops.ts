@@ -14,6 +14,7 @@ import {
   type OpsOptions,
 } from '../../api/ops/index.js';
 import type { HttpLimits } from '../../api/server.js';
+import { type Prunable, pruneOlderThan } from '../../store/retention.js';
 import { envOption } from '../env-option.js';
 
 function wholeNumber(min: number) {
@@ -30,6 +31,7 @@ export interface ServeOpsOptions {
   logLevel: LogLevel;
   logFormat?: LogFormat;
   metrics: 'on' | 'off';
+  retainDays?: number;
   drainSeconds: number;
   maxConnections: number;
   requestTimeout: number;
@@ -46,6 +48,10 @@ export function serveOpsOptions(): Option[] {
       'human',
     ]),
     envOption('--metrics <on|off>', 'serve GET /metrics (Prometheus)').choices(['on', 'off']).default('on'),
+    envOption(
+      '--retain-days <n>',
+      'hourly, delete calls, recordings, gathers and notifications older than n days',
+    ).argParser(wholeNumber(1)),
     envOption('--drain-seconds <n>', 'on SIGTERM, how long live calls may run on before they are ended')
       .argParser(wholeNumber(0))
       .default(30),
@@ -90,14 +96,15 @@ export function createServeOps(options: ServeOpsOptions): ServeOps {
 /** What signal handling needs of a running server. */
 export interface Drainable {
   drain(deadline: Promise<unknown>): Promise<void>;
-  close(): Promise<void>;
+  /** `graceMs`: how long requests in flight (final status callbacks) may finish. */
+  close(options?: { graceMs?: number }): Promise<void>;
   readonly engine: { readonly liveCount: number };
 }
 
 /**
  * SIGTERM/SIGINT: drain (new calls refused, live ones run up to `drainSeconds`), then close
  * (the rest are ended with their final records) and exit 0. A second signal ends the wait at
- * once; a third exits without waiting for anything.
+ * once (and the close's grace for requests in flight); a third exits without waiting for anything.
  */
 export function drainOnSignals(
   server: Drainable,
@@ -127,7 +134,8 @@ export function drainOnSignals(
             { liveCalls: left },
             left > 0 ? 'drain time over: ending the live calls' : 'no live call left',
           );
-          return server.close();
+          // After a second signal, requests still in flight are not waited for either.
+          return server.close(signals >= 2 ? { graceMs: 0 } : {});
         })
         .then(
           () => {
@@ -149,4 +157,52 @@ export function drainOnSignals(
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * `--retain-days`: prunes records older than `days` now and then every `everyMs` (default one
+ * hour), in small batches with a turn of the event loop between them. Returns the stop.
+ */
+export function scheduleRetention(
+  store: Prunable,
+  days: number,
+  log: Logger,
+  options: { everyMs?: number; now?: () => number; batchSize?: number } = {},
+): { stop(): Promise<void>; readonly running: Promise<void> | undefined } {
+  const now = options.now ?? Date.now;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  const run = () => {
+    if (running || stopped) return;
+    const before = now() - days * DAY_MS;
+    running = pruneOlderThan(store, before, { batchSize: options.batchSize })
+      .then(
+        (counts) => {
+          const removed = counts.calls + counts.recordings + counts.gathers + counts.notifications;
+          log[removed > 0 ? 'info' : 'debug'](
+            { ...counts, before: new Date(before).toISOString() },
+            'retention',
+          );
+        },
+        (err: unknown) => log.error({ err }, 'retention failed'),
+      )
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  run();
+  const timer = setInterval(run, options.everyMs ?? 3_600_000);
+  timer.unref();
+  return {
+    get running() {
+      return running;
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
 }

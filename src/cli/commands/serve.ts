@@ -11,7 +11,13 @@ import { openSqliteDesignerStore } from '../../store/designer/sqlite.js';
 import { openSqliteEnterpriseStore } from '../../store/enterprise/sqlite.js';
 import { openSqliteStore } from '../../store/sqlite/open.js';
 import { envOption } from '../env-option.js';
-import { createServeOps, drainOnSignals, type ServeOpsOptions, serveOpsOptions } from './serve-ops.js';
+import {
+  createServeOps,
+  drainOnSignals,
+  type ServeOpsOptions,
+  scheduleRetention,
+  serveOpsOptions,
+} from './serve-ops.js';
 
 function port(value: string): number {
   const n = Number(value);
@@ -214,9 +220,13 @@ export function registerServe(program: Command): void {
       ops,
       limits,
     });
-    const close = async () => {
+    // Retention runs between requests, a batch at a time; it stops before the stores close.
+    const retention =
+      options.retainDays === undefined ? undefined : scheduleRetention(store, options.retainDays, log);
+    const close = async (closeOptions: { graceMs?: number } = {}) => {
       try {
-        await server.close();
+        await retention?.stop();
+        await server.close(closeOptions);
       } finally {
         await cluster?.close();
       }

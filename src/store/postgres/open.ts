@@ -2,10 +2,12 @@ import pg from 'pg';
 import type { CallRecord } from '../../engine/records.js';
 import type { Store } from '../ports.js';
 import { closeInterruptedCalls } from '../recover.js';
+import type { Prunable } from '../retention.js';
 import { randomSid, type SidFactory } from '../sid.js';
 import { postgresCalls } from './calls.js';
 import { migratePostgres } from './migrations.js';
 import { createReader, type Reader } from './paging.js';
+import { postgresPruner } from './prune.js';
 import {
   postgresAccounts,
   postgresApplications,
@@ -39,7 +41,7 @@ export interface PostgresStoreOptions {
 }
 
 /** A PostgreSQL store, plus what opening it found and what a cluster needs beyond the ports. */
-export interface PostgresStore extends Store {
+export interface PostgresStore extends Store, Prunable {
   /** Sids of calls this node left live when it last stopped, now closed. */
   readonly interruptedCalls: readonly string[];
   /** Live calls owned by `node` (the node that last wrote them). */
@@ -136,6 +138,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       return row?.owner_node ?? undefined;
     },
     settled: () => writer.settled(),
+    pruneBatch: postgresPruner(pool),
     pool,
   };
 }

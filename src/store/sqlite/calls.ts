@@ -115,7 +115,13 @@ export function callListSql(q: CallQuery): { count: string; page: string } {
 }
 
 /** The calls repository over SQLite. */
-export function sqliteCalls(db: Database.Database): CallRepository {
+/** The SQLite calls repository, told by retention which accounts lost calls. */
+export interface SqliteCallRepository extends CallRepository {
+  /** Calls of the account were deleted behind the repository's back: its version moves on. */
+  removed(accountSid: string): void;
+}
+
+export function sqliteCalls(db: Database.Database): SqliteCallRepository {
   const upsert = db.prepare(`INSERT INTO calls
       (sid, account_sid, parent_call_sid, direction, from_addr, to_addr, status, live, date_created,
        start_time, end_time, duration, data)
@@ -206,6 +212,9 @@ export function sqliteCalls(db: Database.Database): CallRepository {
       return { items: rows.map((d) => JSON.parse(d) as CallRecord), total, offset };
     },
     listLive: async () => (live.all() as string[]).map((d) => JSON.parse(d) as CallRecord),
+    removed: (accountSid) => {
+      versions.set(accountSid, ++writes);
+    },
     version: async (accountSid) => {
       const v = dataVersion.get();
       if (v !== seenDataVersion) {

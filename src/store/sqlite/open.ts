@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Store } from '../ports.js';
 import { closeInterruptedCalls } from '../recover.js';
+import type { Prunable } from '../retention.js';
 import { randomSid, type SidFactory } from '../sid.js';
 import { sqliteCalls } from './calls.js';
 import { migrate } from './migrations.js';
+import { sqlitePruner } from './prune.js';
 import { sqliteRecordings } from './recordings.js';
 import { sqliteAccounts, sqliteApplications, sqliteGathers, sqliteNotifications } from './records.js';
 
@@ -31,7 +33,7 @@ export interface SqliteStoreOptions {
 }
 
 /** A SQLite store, plus what opening it found. */
-export interface SqliteStore extends Store {
+export interface SqliteStore extends Store, Prunable {
   /** Sids of calls that were live when the database was last closed, now closed. */
   readonly interruptedCalls: readonly string[];
   /** Path of the database file. */
@@ -62,13 +64,15 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
       `cannot open the store in ${options.dir}: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
-  const store: Store = {
+  const calls = sqliteCalls(db);
+  const store: Store & Prunable = {
     accounts: sqliteAccounts(db),
-    calls: sqliteCalls(db),
+    calls,
     recordings: sqliteRecordings(db, options.dir),
     gathers: sqliteGathers(db),
     notifications: sqliteNotifications(db),
     applications: sqliteApplications(db),
+    pruneBatch: sqlitePruner(db, options.dir, calls.removed),
     close: async () => {
       if (db.open) db.close();
     },

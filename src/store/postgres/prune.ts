@@ -1,0 +1,57 @@
+import type pg from 'pg';
+import type { PruneCounts } from '../retention.js';
+
+/** Deletes one batch of a table's old rows of an account; resolves with how many went. */
+async function deleteOld(
+  client: pg.PoolClient,
+  table: 'calls' | 'recordings' | 'gathers' | 'notifications',
+  account: string,
+  before: number,
+  limit: number,
+): Promise<number> {
+  // Recordings' audio is a column of their row: it goes with it.
+  const live = table === 'calls' ? ' AND NOT live' : '';
+  const result = await client.query(
+    `DELETE FROM ${table} WHERE sid IN (
+       SELECT sid FROM ${table} WHERE account_sid = $1 AND date_created < $2${live}
+       ORDER BY date_created LIMIT $3)`,
+    [account, before, limit],
+  );
+  return result.rowCount ?? 0;
+}
+
+/**
+ * Removes a batch of old records of every account, one transaction per account, through the
+ * `(account_sid, date_created)` indexes; an account that lost calls gets a new calls version so
+ * every node's cached lists are dropped.
+ */
+export function postgresPruner(pool: pg.Pool): (before: number, limit: number) => Promise<PruneCounts> {
+  return async (before, limit) => {
+    const counts: PruneCounts = { calls: 0, recordings: 0, gathers: 0, notifications: 0 };
+    const { rows } = await pool.query<{ sid: string }>('SELECT sid FROM accounts');
+    for (const { sid: account } of rows) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const calls = await deleteOld(client, 'calls', account, before, limit);
+        if (calls > 0) {
+          await client.query(
+            "UPDATE call_versions SET version = nextval('call_version_seq') WHERE account_sid = $1",
+            [account],
+          );
+        }
+        counts.calls += calls;
+        counts.recordings += await deleteOld(client, 'recordings', account, before, limit);
+        counts.gathers += await deleteOld(client, 'gathers', account, before, limit);
+        counts.notifications += await deleteOld(client, 'notifications', account, before, limit);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    }
+    return counts;
+  };
+}
