@@ -120,18 +120,22 @@ export class ScriptContext implements VerbContext, ScriptSignal {
     return this.owner.rt.request(this.owner.record.sid, 'media', url, 'GET', {}, 'media');
   }
 
-  async mediaSeconds(url: string): Promise<number> {
+  async mediaSeconds(url: string): Promise<number | null> {
     const cache = this.owner.rt.mediaSeconds;
     const known = cache.get(url);
     if (known !== undefined) return known;
     const res = await this.fetchMedia(url);
-    let seconds: number | undefined;
-    if (res.status >= 200 && res.status < 300) {
-      const bytes = typeof res.body === 'string' ? new TextEncoder().encode(res.body) : res.body;
-      seconds = readWavInfo(bytes)?.duration;
+    if (res.status === 0 || res.status >= 300) {
+      // The platform's media cache fails the download on an I/O error or an error status:
+      // warning 13233, and the call hangs up (VoiceInterpreter.onDiskCacheResponse).
+      const why = res.status === 0 ? res.error : `HTTP ${res.status}`;
+      this.notify('13233', 1, `media could not be fetched (${why})`, url);
+      return null;
     }
+    const bytes = typeof res.body === 'string' ? new TextEncoder().encode(res.body) : res.body;
+    const seconds = res.status >= 200 ? readWavInfo(bytes)?.duration : undefined;
     if (seconds === undefined) {
-      const why = res.status === 0 ? res.error : res.status >= 300 ? `HTTP ${res.status}` : 'not a WAV file';
+      const why = res.status < 200 ? `HTTP ${res.status}` : 'not a WAV file';
       this.notify(
         '11205',
         1,

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type EngineServer, startEngineServer } from '../../src/api/engine-server.js';
+import { writeWav } from '../../src/engine/wav.js';
 import { openSqliteCallQueueStore } from '../../src/store/callqueue/sqlite.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import { ACCOUNT_A, account, tokenOf } from '../store/fixtures.js';
@@ -56,6 +57,10 @@ async function startQueueApp() {
     } else if (path === '/hold') {
       holds.push(p.CallSid);
       doc = '<Play>/music.wav</Play>';
+    } else if (path === '/music.wav') {
+      res.writeHead(200, { 'Content-Type': 'audio/wav' });
+      res.end(Buffer.from(writeWav(5)));
+      return;
     } else {
       res.writeHead(404);
       res.end();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { writeWav } from '../../src/engine/wav.js';
 import { BASE, harness, rcml } from './harness.js';
 
 const T0 = Date.UTC(2024, 0, 1);
@@ -17,6 +18,11 @@ describe('Dial Conference', () => {
       '/music': rcml('<Play>http://media.test/hold.wav</Play>'),
       '/after': rcml(''),
     });
+    h.engine.registerHandler('http://media.test/hold.wav', () => ({
+      status: 200,
+      contentType: 'audio/wav',
+      body: writeWav(5),
+    }));
     h.engine.setNumber('+100', { voiceUrl: `${BASE}/wait` });
     h.engine.setNumber('+200', { voiceUrl: `${BASE}/host` });
     h.engine.setParty('+2', { hangupAfter: 30 });

@@ -18,6 +18,12 @@ describe('Say, Play, Pause', () => {
       contentType: 'audio/wav',
       body: writeWav(1.5),
     }));
+    // Fetched, but no WAV file: its length is unknown (media that cannot be fetched is 13233).
+    h.engine.registerHandler(`${BASE}/missing.wav`, () => ({
+      status: 200,
+      contentType: 'audio/mpeg',
+      body: new Uint8Array(16),
+    }));
     const call = await callIn(h, '/p');
     expect(call.endTime).toBe(T0 + 3000 + 5000);
     expect(h.notifications.map((n) => n.code)).toEqual(['11205']);

@@ -76,7 +76,7 @@ export class QueueDocContext implements VerbContext {
   fetchMedia(url: string): Promise<FetchResult> {
     return this.base.fetchMedia(url);
   }
-  mediaSeconds(url: string): Promise<number> {
+  mediaSeconds(url: string): Promise<number | null> {
     return this.base.mediaSeconds(url);
   }
   send(kind: RequestKind, url: string, method: HttpMethod, params: Record<string, string>): void {

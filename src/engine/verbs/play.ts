@@ -4,7 +4,8 @@ import { NEXT, type VerbContext, type VerbOutcome } from './types.js';
 
 /**
  * Plays audio `loop` times (0: until hang-up). Its length is the WAV's real length when the
- * URL answers with a WAV file, else `settings.playDefaultSeconds`. A bad URI stops the call.
+ * URL answers with a WAV file, else `settings.playDefaultSeconds`. A bad URI stops the call, and
+ * so does media that cannot be fetched (warning 13233).
  */
 export async function playVerb(ctx: VerbContext, verb: Play): Promise<VerbOutcome> {
   // An empty Play (warned when the document was read) plays nothing, as on the platform.
@@ -15,6 +16,7 @@ export async function playVerb(ctx: VerbContext, verb: Play): Promise<VerbOutcom
     return { kind: 'hangup' };
   }
   const seconds = await ctx.mediaSeconds(url);
+  if (seconds === null) return { kind: 'hangup' };
   const loop = verb.loop ?? playDefaults.loop;
   for (let i = 0; loop === 0 || i < loop; i++) await ctx.wait(seconds);
   return NEXT;

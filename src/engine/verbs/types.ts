@@ -72,8 +72,11 @@ export interface VerbContext {
   message(record: MessageRecord): void;
   /** Fetches media bytes (tracked, logged). */
   fetchMedia(url: string): Promise<FetchResult>;
-  /** Seconds of a media URL, from its WAV header when fetchable; cached per URL. */
-  mediaSeconds(url: string): Promise<number>;
+  /**
+   * Seconds of a media URL, from its WAV header (a default length when it is no WAV file);
+   * cached per URL. Null when the media cannot be fetched (warning 13233 written).
+   */
+  mediaSeconds(url: string): Promise<number | null>;
   /** Fire-and-forget request (callbacks, actions of a call that has ended). */
   send(kind: RequestKind, url: string, method: HttpMethod, params: Record<string, string>): void;
   /** Request parameters of this call (voice parameters) plus `extra`. */

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { writeWav } from '../../../src/engine/wav.js';
 import { ACCOUNT_A, ACCOUNT_B } from '../../store/fixtures.js';
 import { AUTH_B } from '../harness.js';
 import { callQueueServer, xml } from './harness.js';
@@ -25,7 +26,7 @@ async function product() {
     xml(`<Say>You are number ${req.params.QueuePosition}</Say><Play>http://app.test/music</Play>`),
   );
   s.serve('http://app.test/hold', () => xml('<Play>http://app.test/music</Play>'));
-  s.serve('http://app.test/music', () => ({ status: 404, contentType: 'text/plain', body: 'none' }));
+  s.serve('http://app.test/music', () => ({ status: 200, contentType: 'audio/wav', body: writeWav(5) }));
   const customer = await s.json('/callqueue/provisioning', {
     body: { applicationUrl: 'http://app.test/customer', phoneNumber: CUSTOMER_NUMBER },
   });
