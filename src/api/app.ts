@@ -21,6 +21,7 @@ import { basicAuth } from './http/auth.js';
 import { ApiError, errorResponse } from './http/errors.js';
 import { createListCache } from './http/list-cache.js';
 import { noStore } from './http/no-store.js';
+import { createRateLimiter, limitRequests, type RateLimitOptions } from './http/rate-limit.js';
 import { isClientAbort, mountOps, type OpsOptions, readinessOf } from './ops/index.js';
 import { registerApplications } from './platform/applications.js';
 import { type CallControl, CallControlError } from './platform/call-control.js';
@@ -71,6 +72,11 @@ export interface AppOptions {
   callQueue?: CallQueueAppOptions;
   /** `/health`, `/ready` (its checks) and `/metrics` (when metrics are given); see docs/operations.md. */
   ops?: OpsOptions;
+  /**
+   * Requests per second of each account, a token bucket per account: past it an authenticated
+   * request answers 429 with `Retry-After` (see docs/security.md). Default: no limit.
+   */
+  rateLimit?: RateLimitOptions;
 }
 
 /** Options of the Call Queuing product of {@link createApp}. */
@@ -90,6 +96,7 @@ const STATUS_OF_CONTROL_ERROR = {
   unsupported: 501,
   'clock-not-virtual': 409,
   unavailable: 503,
+  'too-many-live-calls': 429,
 } as const;
 
 /** Splits a base URL into its origin-and-path (for links) and its path (for routes). */
@@ -162,6 +169,9 @@ export function createApp(options: AppOptions): Hono {
 
   const app = new Hono();
   app.use('*', noStore);
+  if (options.rateLimit) {
+    app.use('*', limitRequests(options.store.accounts, createRateLimiter(options.rateLimit)));
+  }
   mountOps(app, base.path, readinessOf(options.ops, options.store), options.ops?.metrics);
   const maxSize = options.maxBodyBytes ?? 1024 * 1024;
   const limitBody = bodyLimit({

@@ -17,9 +17,12 @@ import { SERVICE_PATH } from './designer/context.js';
 import { createDesignerService, type DesignerService } from './designer/service.js';
 import { createEngineControl } from './engine-control.js';
 import type { EnterpriseAreaOptions } from './enterprise/mount.js';
+import type { RateLimitOptions } from './http/rate-limit.js';
+import { createLiveCallCounter, type LiveCallCounter, limitLiveCalls } from './live-call-limit.js';
 import {
   createCallObserver,
   createDrainState,
+  type DrainState,
   gateNewCalls,
   type OpsOptions,
   readinessOf,
@@ -67,6 +70,16 @@ export interface EngineAppOptions {
    * that lines about calls go to (see docs/operations.md).
    */
   ops?: OpsOptions;
+  /** Limits per account (see docs/security.md). Default: none. */
+  accountLimits?: AccountLimits;
+}
+
+/** Limits each account is held to. */
+export interface AccountLimits {
+  /** Requests per second on the API, a token bucket per account (429 with `Retry-After`). */
+  api?: RateLimitOptions;
+  /** Most live calls of one account on this server (`POST Calls` beyond: 429, code 21230). */
+  maxLiveCalls?: number;
 }
 
 /** A REST app wired to its own engine, for embedding in any server. */
@@ -139,12 +152,35 @@ interface StoredEngine {
   engine: Engine;
   /** Ends live calls, then waits for every record write (the store may then be closed). */
   close(options?: { graceMs?: number }): Promise<void>;
+  /** Live calls per account, when their number is limited. */
+  liveCalls?: LiveCallCounter;
+}
+
+/** The engine's call control, held to the account limits and closed to new calls while draining. */
+function controlOf(options: EngineAppOptions, stored: StoredEngine, drainState: DrainState): CallControl {
+  const control = createEngineControl(stored.engine, { store: options.store });
+  const max = options.accountLimits?.maxLiveCalls;
+  const limited =
+    stored.liveCalls && max !== undefined ? limitLiveCalls(control, stored.liveCalls, max) : control;
+  return gateNewCalls(limited, drainState);
 }
 
 async function buildEngine(options: EngineAppOptions, baseUrl: () => string): Promise<StoredEngine> {
   const virtual = options.clock === 'virtual';
   const accountSid = options.accountSid ?? (await options.store.accounts.list())[0]?.sid;
   const stored = accountAwareSink(options.store, () => engine.accountSid, options.onError);
+  const maxLiveCalls = options.accountLimits?.maxLiveCalls;
+  if (maxLiveCalls !== undefined && (!Number.isInteger(maxLiveCalls) || maxLiveCalls < 1)) {
+    throw new Error(`accountLimits.maxLiveCalls must be a whole number >= 1, got ${maxLiveCalls}`);
+  }
+  const liveCalls = maxLiveCalls === undefined ? undefined : createLiveCallCounter();
+  if (liveCalls) {
+    const storeCall = stored.call;
+    stored.call = (call) => {
+      liveCalls.observe(call);
+      storeCall?.(call);
+    };
+  }
   const ops = options.ops;
   const observer = ops?.metrics || ops?.log ? createCallObserver(ops) : undefined;
   const sink = observer ? observer.wrapSink(stored) : stored;
@@ -188,7 +224,7 @@ async function buildEngine(options: EngineAppOptions, baseUrl: () => string): Pr
       await sink.settled();
     }
   };
-  return { engine, close };
+  return { engine, close, liveCalls };
 }
 
 const pathOf = (baseUrl: string | undefined) =>
@@ -221,7 +257,7 @@ export async function createEngineApp(options: EngineAppOptions & { baseUrl: str
   const { engine } = stored;
   const readiness = readinessOf(options.ops, options.store);
   const drainState = createDrainState(readiness);
-  const callControl = gateNewCalls(createEngineControl(engine, { store: options.store }), drainState);
+  const callControl = controlOf(options, stored, drainState);
   const designer = designerOf(options, engine);
   designer.attach(options.baseUrl);
   const app = createApp({
@@ -234,6 +270,7 @@ export async function createEngineApp(options: EngineAppOptions & { baseUrl: str
     callQueue: { store: options.callQueueStore, routing: engineRouting(engine) },
     enterprise: options.enterprise,
     ops: { ...options.ops, readiness },
+    rateLimit: options.accountLimits?.api,
   });
   let closing: Promise<void> | undefined;
   const close = async () => {
@@ -281,7 +318,7 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
   const { engine } = stored;
   const readiness = readinessOf(options.ops, options.store);
   const drainState = createDrainState(readiness);
-  const callControl = gateNewCalls(createEngineControl(engine, { store: options.store }), drainState);
+  const callControl = controlOf(options, stored, drainState);
   const designer = designerOf(options, engine);
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
@@ -297,6 +334,7 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
       callQueue: { store: options.callQueueStore, routing: engineRouting(engine) },
       enterprise: options.enterprise,
       ops: { ...options.ops, readiness },
+      rateLimit: options.accountLimits?.api,
       limits: options.limits,
     });
   } catch (err) {

@@ -7,6 +7,7 @@ import type { AccountRecord } from '../store/types.js';
 import { type CallQueueAppOptions, createApp } from './app.js';
 import type { DesignerService } from './designer/service.js';
 import type { EnterpriseAreaOptions } from './enterprise/mount.js';
+import type { RateLimitOptions } from './http/rate-limit.js';
 import type { OpsOptions } from './ops/index.js';
 import type { CallControl } from './platform/call-control.js';
 
@@ -77,6 +78,8 @@ export interface ServerOptions {
   ops?: OpsOptions;
   /** Connection and timeout limits of the HTTP server. */
   limits?: HttpLimits;
+  /** Requests per second of each account (see `AppOptions.rateLimit`). Default: no limit. */
+  rateLimit?: RateLimitOptions;
 }
 
 /** Limits of the HTTP server; each unset one keeps its default. */
@@ -145,6 +148,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     callQueue: options.callQueue,
     enterprise: options.enterprise,
     ops: options.ops,
+    rateLimit: options.rateLimit,
   });
   return {
     url,

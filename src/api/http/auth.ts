@@ -40,6 +40,8 @@ export function basicAuth(
     if (skip(c.req.method, c.req.path)) return next();
     const credentials = parseBasic(c.req.header('Authorization'));
     if (!credentials) return unauthorized(c, 'HTTP Basic credentials (AccountSid:AuthToken) are required');
+    // Already authenticated by the request limiter (see limitRequests), which sets it only then.
+    if (c.get('account')?.sid === credentials.user) return next();
     const account = await accounts.get(credentials.user);
     if (!tokenMatches(account, credentials.password))
       return unauthorized(c, 'wrong account sid or auth token');

@@ -49,6 +49,8 @@ export const CODE_OF_KIND: Readonly<Record<string, number>> = {
   unsupported: 20501,
   invalid: 21100,
   unavailable: 20503,
+  'too-many-requests': 20429,
+  'too-many-live-calls': 21230,
 };
 
 /** Codes of invalid or missing parameters that have one of their own (else 21100). */

@@ -83,7 +83,8 @@ export interface CallControl {
 /**
  * Why a call operation was refused; the adapters map each code to an HTTP status: `not-found`
  * 404, `not-live` 409, `invalid` 400, `unsupported` 501, `clock-not-virtual` 409 (time cannot be
- * advanced on a real clock), `unavailable` 503 (the engine is shutting down).
+ * advanced on a real clock), `unavailable` 503 (the engine is shutting down), `too-many-live-calls` 429
+ * (the account holds as many live calls as the server allows).
  */
 export type CallControlErrorCode =
   | 'not-found'
@@ -91,7 +92,8 @@ export type CallControlErrorCode =
   | 'invalid'
   | 'unsupported'
   | 'clock-not-virtual'
-  | 'unavailable';
+  | 'unavailable'
+  | 'too-many-live-calls';
 
 /** An error a {@link CallControl} throws for a request it refuses. */
 export class CallControlError extends Error {

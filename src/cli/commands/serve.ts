@@ -11,6 +11,7 @@ import { openSqliteDesignerStore } from '../../store/designer/sqlite.js';
 import { openSqliteEnterpriseStore } from '../../store/enterprise/sqlite.js';
 import { openSqliteStore } from '../../store/sqlite/open.js';
 import { envOption } from '../env-option.js';
+import { accountLimitsOf, type ServeLimitOptions, serveLimitOptions } from './serve-limits.js';
 import {
   createServeOps,
   drainOnSignals,
@@ -83,7 +84,7 @@ function numberRoute(value: string, previous: NumberRoute[]): NumberRoute[] {
   return [...previous, { number, url: to === undefined ? undefined : absoluteUrl(to) }];
 }
 
-interface ServeOptions extends ServeOpsOptions {
+interface ServeOptions extends ServeOpsOptions, ServeLimitOptions {
   port: number;
   host: string;
   data: string;
@@ -176,6 +177,7 @@ export function registerServe(program: Command): void {
     )
     .addOption(envOption('--node-id <name>', "this node's name in the cluster (default node1)"));
   for (const option of serveOpsOptions()) serve.addOption(option);
+  for (const option of serveLimitOptions()) serve.addOption(option);
   serve.action(async (options: ServeOptions, command: Command) => {
     // Usage errors go through command.error, which prints the usage of `rcml serve` too.
     if (options.seed !== undefined && options.clock !== 'virtual') {
@@ -219,6 +221,7 @@ export function registerServe(program: Command): void {
       onError: (err) => log.error({ err }, 'unexpected error'),
       ops,
       limits,
+      accountLimits: accountLimitsOf(options),
     });
     // Retention runs between requests, a batch at a time; it stops before the stores close.
     const retention =
