@@ -54,6 +54,9 @@ async function customerApp(): Promise<{ base: string; seen: Seen[] }> {
       return res.end();
     }
     if (path === '/final') return xml('<Hangup/>');
+    if (path === '/enqueue') return xml('<Enqueue waitUrl="/wait" action="/after">support</Enqueue>');
+    if (path === '/wait') return xml('<Leave/>');
+    if (path === '/after') return xml('<Hangup/>');
     res.writeHead(204);
     res.end();
   });
@@ -158,5 +161,19 @@ describe('requests to customer URLs are signed', () => {
     expect(
       twilio.validateRequest(signingKeyOf(ACCOUNT_A), seen[0].signature as string, seen[0].url, seen[0].form),
     ).toBe(true);
+  });
+
+  it('queue wait documents and Enqueue actions are signed too', async () => {
+    const { base, seen } = await customerApp();
+    const { engine } = await platform();
+    await engine.createCall({ From: '+1', To: '+2', Url: `${base}/enqueue`, accountSid: ACCOUNT_A });
+    await engine.runUntilIdle();
+    expect(seen.map((s) => s.path)).toEqual(['/enqueue', '/wait', '/after']);
+    for (const s of seen) {
+      expect(
+        twilio.validateRequest(signingKeyOf(ACCOUNT_A), s.signature as string, s.url, s.form),
+        s.url,
+      ).toBe(true);
+    }
   });
 });
