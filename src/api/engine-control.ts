@@ -189,6 +189,10 @@ export function createEngineControl(engine: Engine, options: EngineControlOption
       return copy((await ownedLive(accountSid, callSid)).record);
     },
 
+    async listConferences(accountSid) {
+      return engine.listConferences().filter((room) => room.accountSid === accountSid);
+    },
+
     sim,
   };
 }

@@ -3,10 +3,11 @@
  * implements it; the adapters only validate HTTP input, call it and render what it returns.
  * Records the engine produces reach the store through its record sink, not through this port.
  */
+import type { ConferenceInfo } from '../../engine/conferences.js';
 import type { CallRecord } from '../../engine/records.js';
 import type { PartyBehaviour } from '../../engine/types.js';
 
-export type { PartyBehaviour };
+export type { ConferenceInfo, PartyBehaviour };
 
 import type { CallProgressEvent, HttpMethod } from '../../rcml/model.js';
 
@@ -76,6 +77,11 @@ export interface CallControl {
     callSid: string,
     mute: boolean,
   ): Promise<CallRecord>;
+  /**
+   * The account's conference rooms (live and ended, those the engine still holds), in creation
+   * order, each with its current participants. Absent: the Conferences resources answer 501.
+   */
+  listConferences?(accountSid: string): Promise<ConferenceInfo[]>;
   /** Present when the engine runs simulated parties. */
   readonly sim?: SimControl;
 }

@@ -1,19 +1,173 @@
-import type { Hono } from 'hono';
-import { notFound } from '../http/errors.js';
-import { renderOne, splitFormat } from '../http/format.js';
-import { readFields } from '../http/params.js';
+import type { Context, Hono } from 'hono';
+import type { ConferenceInfo, ParticipantInfo } from '../../engine/conferences.js';
+import { API_VERSION } from '../../engine/records.js';
+import { rfc2822 } from '../http/dates.js';
+import { ApiError, badParameter, notFound } from '../http/errors.js';
+import { type Format, type Representation, renderList, renderOne, splitFormat } from '../http/format.js';
+import { listDocument, parsePaging } from '../http/paging.js';
+import { queryOf, readFields } from '../http/params.js';
 import { parseMute } from './call-params.js';
-import { accountOf, controlOf, type PlatformDeps, type PlatformEnv } from './context.js';
+import {
+  accountOf,
+  controlOf,
+  formatOfPath,
+  type PlatformDeps,
+  type PlatformEnv,
+  withFormats,
+} from './context.js';
 import { callRep } from './representations.js';
 
-/** Conference participant mute: `POST .../Conferences/{sid}/Participants/{CallSid}.json`, `Mute`. */
+const STATUSES = ['init', 'in-progress', 'completed'] as const;
+const CONFERENCE_LIST = { json: 'conferences', xmlList: 'Conferences', xmlItem: 'Conference' };
+const PARTICIPANT_LIST = { json: 'participants', xmlList: 'Participants', xmlItem: 'Participant' };
+
+const conferenceUri = (accountSid: string, sid: string) =>
+  `/${API_VERSION}/Accounts/${accountSid}/Conferences/${sid}`;
+
+export function conferenceRep(c: ConferenceInfo): Representation {
+  const uri = conferenceUri(c.accountSid, c.sid);
+  return [
+    ['Sid', 'sid', c.sid],
+    ['DateCreated', 'date_created', rfc2822(c.dateCreated)],
+    ['DateUpdated', 'date_updated', rfc2822(c.dateUpdated)],
+    ['AccountSid', 'account_sid', c.accountSid],
+    ['FriendlyName', 'friendly_name', c.friendlyName],
+    ['Status', 'status', c.status],
+    ['ApiVersion', 'api_version', API_VERSION],
+    ['Uri', 'uri', `${uri}.json`],
+    ['SubresourceUris', 'subresource_uris', [['Participants', 'participants', `${uri}/Participants.json`]]],
+  ];
+}
+
+export function participantRep(room: ConferenceInfo, p: ParticipantInfo): Representation {
+  return [
+    ['CallSid', 'call_sid', p.callSid],
+    ['ConferenceSid', 'conference_sid', room.sid],
+    ['AccountSid', 'account_sid', room.accountSid],
+    ['DateCreated', 'date_created', rfc2822(p.joinedAt)],
+    ['DateUpdated', 'date_updated', rfc2822(p.joinedAt)],
+    ['Muted', 'muted', p.muted],
+    ['Hold', 'hold', p.hold],
+    ['StartConferenceOnEnter', 'start_conference_on_enter', p.startConferenceOnEnter],
+    ['EndConferenceOnExit', 'end_conference_on_exit', p.endConferenceOnExit],
+    ['Uri', 'uri', `${conferenceUri(room.accountSid, room.sid)}/Participants/${p.callSid}.json`],
+  ];
+}
+
+/** `true`/`false` filter; 400 naming it otherwise. */
+function boolFilter(name: string, raw: string | undefined): boolean | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  throw badParameter(name, `expected true or false, got ${JSON.stringify(raw)}`);
+}
+
+/** One page of an in-memory list, with the envelope of the platform's lists. */
+function pageOf<T>(
+  c: Context<PlatformEnv>,
+  all: T[],
+  sidOf: (item: T) => string,
+  rep: (item: T) => Representation,
+  names: typeof CONFERENCE_LIST,
+): Response {
+  const query = queryOf(c);
+  const paging = parsePaging(query);
+  const after = paging.afterSid === undefined ? -1 : all.findIndex((item) => sidOf(item) === paging.afterSid);
+  const offset = after >= 0 ? after + 1 : paging.page * paging.pageSize;
+  const room = Math.max(0, Math.min(paging.pageSize, paging.limit - offset));
+  const items = all.slice(offset, offset + room);
+  const doc = listDocument({
+    path: c.req.path,
+    query,
+    paging,
+    matched: all.length,
+    offset,
+    items: items.map(rep),
+    lastSid: items.length > 0 ? sidOf(items[items.length - 1]) : undefined,
+    names,
+    withLimit: false,
+  });
+  return renderList(c, formatOfPath(c.req.path), doc);
+}
+
+/**
+ * Conferences (list, get) and their participants (list, get, mute). Rooms come from the call
+ * engine: those it holds, live or ended.
+ */
 export function registerConferences(app: Hono<PlatformEnv>, deps: PlatformDeps): void {
+  const roomsOf = async (accountSid: string) => {
+    const control = controlOf(deps);
+    if (!control.listConferences) {
+      throw new ApiError(501, 'unsupported', 'this call engine does not list conferences');
+    }
+    return control.listConferences(accountSid);
+  };
+  const roomOf = async (accountSid: string, sid: string) => {
+    const room = (await roomsOf(accountSid)).find((r) => r.sid === sid);
+    if (!room) throw notFound('Conference', sid);
+    return room;
+  };
+
+  app.on('GET', withFormats('/Accounts/:accountSid/Conferences'), async (c) => {
+    const accountSid = accountOf(c);
+    const query = queryOf(c);
+    const status = query.Status;
+    if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) {
+      throw badParameter('Status', `expected one of ${STATUSES.join(', ')}, got ${JSON.stringify(status)}`);
+    }
+    const rooms = (await roomsOf(accountSid)).filter(
+      (r) =>
+        (query.FriendlyName === undefined || r.friendlyName === query.FriendlyName) &&
+        (status === undefined || r.status === status),
+    );
+    return pageOf(c, rooms, (r) => r.sid, conferenceRep, CONFERENCE_LIST);
+  });
+
+  app.get('/Accounts/:accountSid/Conferences/:file', async (c) => {
+    const accountSid = accountOf(c);
+    const { id, format } = splitFormat(c.req.param('file'), 'xml');
+    return renderOne(c, format, 'Conference', conferenceRep(await roomOf(accountSid, id)));
+  });
+
+  app.on('GET', withFormats('/Accounts/:accountSid/Conferences/:conferenceSid/Participants'), async (c) => {
+    const accountSid = accountOf(c);
+    const room = await roomOf(accountSid, c.req.param('conferenceSid') ?? '');
+    const query = queryOf(c);
+    const muted = boolFilter('Muted', query.Muted);
+    const hold = boolFilter('Hold', query.Hold);
+    const participants = room.participants.filter(
+      (p) => (muted === undefined || p.muted === muted) && (hold === undefined || p.hold === hold),
+    );
+    return pageOf(
+      c,
+      participants,
+      (p) => p.callSid,
+      (p) => participantRep(room, p),
+      PARTICIPANT_LIST,
+    );
+  });
+
+  const participant = async (c: Context<PlatformEnv>, fallback: Format) => {
+    const accountSid = accountOf(c);
+    const room = await roomOf(accountSid, c.req.param('conferenceSid') ?? '');
+    const { id, format } = splitFormat(c.req.param('file') ?? '', fallback);
+    const p = room.participants.find((x) => x.callSid === id);
+    if (!p) throw notFound('Participant', id);
+    return { room, format, p };
+  };
+
+  app.get('/Accounts/:accountSid/Conferences/:conferenceSid/Participants/:file', async (c) => {
+    const { room, format, p } = await participant(c, 'xml');
+    return renderOne(c, format, 'Participant', participantRep(room, p));
+  });
+
+  /** SPEC's mute: answers the participant's call, as before the Participants resource existed. */
   app.post('/Accounts/:accountSid/Conferences/:conferenceSid/Participants/:file', async (c) => {
     const accountSid = accountOf(c);
     const { id, format } = splitFormat(c.req.param('file'), 'json');
     if (!(await deps.store.calls.get(accountSid, id))) throw notFound('Call', id);
     const mute = parseMute(await readFields(c));
-    const call = await controlOf(deps).muteParticipant(accountSid, c.req.param('conferenceSid'), id, mute);
+    const room = c.req.param('conferenceSid') ?? '';
+    const call = await controlOf(deps).muteParticipant(accountSid, room, id, mute);
     return renderOne(c, format, 'Call', callRep(call));
   });
 }
