@@ -21,7 +21,7 @@ import type { CallRecord, RecordSink } from './records.js';
 import { redactingListener } from './redact-events.js';
 import { Runtime } from './runtime.js';
 import { defaultSettings, type EngineSettings } from './settings.js';
-import { randomSids, seededSids } from './sids.js';
+import { numberSid, randomSids, seededSids } from './sids.js';
 import { parseCallEvents } from './status-callbacks.js';
 import type {
   CreateCallParams,
@@ -113,9 +113,10 @@ export class Engine {
     this.handlers.register(urlOrPrefix, handler);
   }
 
-  /** Routes inbound calls to `number` to its voice URL. */
+  /** Routes inbound calls to `number` to its voice URL (a number given no `sid` gets a stable one). */
   setNumber(number: string, config: NumberConfig): void {
-    this.numbers.set(number, config);
+    // Every routed number has a sid, reported as its inbound calls' `phoneNumberSid`.
+    this.numbers.set(number, config.sid ? config : { ...config, sid: numberSid(number) });
   }
 
   /** Stops routing inbound calls to `number`; false when it had no configuration. */

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /** Draws sids: a prefix (`CA`, `RE`, `GA`, `NO`, `SM`...) followed by 32 lowercase hex digits. */
 export interface SidGenerator {
@@ -35,4 +35,12 @@ export function seededSids(seed: number): SidGenerator {
 /** Cryptographically random sids, for servers. */
 export function randomSids(): SidGenerator {
   return { next: (prefix) => prefix + randomBytes(16).toString('hex') };
+}
+
+/**
+ * The sid of a routed number that was given none: `PN` and 32 hex digits of a digest of the
+ * number, so the same number keeps its sid across runs and restarts.
+ */
+export function numberSid(number: string): string {
+  return `PN${createHash('sha256').update(`number:${number}`).digest('hex').slice(0, 32)}`;
 }

@@ -72,7 +72,7 @@ export interface NumberConfig {
   statusCallbackMethod?: HttpMethod;
   /** Events sent to `statusCallback` (ringing, answered, completed). Default `completed` only. */
   statusCallbackEvent?: ReadonlyArray<'initiated' | 'ringing' | 'answered' | 'completed'>;
-  /** Sid reported as the call's `phoneNumberSid`. */
+  /** Sid reported as the call's `phoneNumberSid` (default: `PN` + a digest of the number, stable). */
   sid?: string;
   /** Account owning the number: its inbound calls belong to it, whoever places them. */
   accountSid?: string;
