@@ -29,7 +29,7 @@ import {
   untilNoLiveCalls,
 } from './ops/index.js';
 import type { CallControl } from './platform/call-control.js';
-import { type HttpLimits, startServer } from './server.js';
+import { type HttpLimits, startServer, type TlsOptions } from './server.js';
 
 /** Engine options a server passes through unchanged. */
 export type ServerEngineOptions = Pick<
@@ -305,10 +305,12 @@ export interface EngineServerOptions extends EngineAppOptions {
   host?: string;
   /** 0 (default) picks a free port. */
   port?: number;
-  /** `{base_url}`; default `http://{host}:{port}`. */
+  /** `{base_url}`; default `http://{host}:{port}` (`https://` with `tls`). */
   baseUrl?: string;
   /** Connection and timeout limits of the HTTP server. */
   limits?: HttpLimits;
+  /** Serve HTTPS with this certificate and key (PEM). */
+  tls?: TlsOptions;
 }
 
 /** Serves the REST API over a new engine with @hono/node-server (see {@link createEngineApp}). */
@@ -336,6 +338,7 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
       ops: { ...options.ops, readiness },
       rateLimit: options.accountLimits?.api,
       limits: options.limits,
+      tls: options.tls,
     });
   } catch (err) {
     await stored.close();

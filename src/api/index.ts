@@ -54,4 +54,5 @@ export {
   type RunningServer,
   type ServerOptions,
   startServer,
+  type TlsOptions,
 } from './server.js';

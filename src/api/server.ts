@@ -1,3 +1,4 @@
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { authTokenMatches, hashAuthToken, newAccount } from '../store/credentials.js';
@@ -63,7 +64,7 @@ export interface ServerOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
-  /** `{base_url}`; default `http://{host}:{port}`. */
+  /** `{base_url}`; default `http://{host}:{port}` (`https://` with `tls`). */
   baseUrl?: string;
   maxBodyBytes?: number;
   /** Told of unexpected errors (answered 500). Default: written to stderr. */
@@ -80,6 +81,14 @@ export interface ServerOptions {
   limits?: HttpLimits;
   /** Requests per second of each account (see `AppOptions.rateLimit`). Default: no limit. */
   rateLimit?: RateLimitOptions;
+  /** Serve HTTPS with this certificate and private key (PEM); default plain HTTP. */
+  tls?: TlsOptions;
+}
+
+/** A certificate (chain) and its private key, PEM text or bytes. */
+export interface TlsOptions {
+  cert: string | Buffer;
+  key: string | Buffer;
 }
 
 /** Limits of the HTTP server; each unset one keeps its default. */
@@ -104,7 +113,7 @@ export const DEFAULT_HTTP_LIMITS: Required<HttpLimits> = {
 
 /** A running server. */
 export interface RunningServer {
-  /** `http://host:port` actually bound. */
+  /** `http://host:port` (or `https://`) actually bound. */
   url: string;
   port: number;
   close(): Promise<void>;
@@ -116,27 +125,32 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // The base URL may depend on the port picked, so the app is built once the port is known.
   let app: ReturnType<typeof createApp> | undefined;
   const limits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
-  const server = serve({
-    fetch: (req) => (app as ReturnType<typeof createApp>).fetch(req),
-    hostname: options.host,
-    port: options.port,
-    serverOptions: {
-      // Node requires the headers timeout to be no longer than the request timeout.
-      requestTimeout: limits.requestTimeoutMs,
-      headersTimeout:
-        limits.requestTimeoutMs > 0
-          ? Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs)
-          : limits.headersTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-    },
-  });
+  const fetch = (req: Request) => (app as ReturnType<typeof createApp>).fetch(req);
+  const serverOptions = {
+    // Node requires the headers timeout to be no longer than the request timeout.
+    requestTimeout: limits.requestTimeoutMs,
+    headersTimeout:
+      limits.requestTimeoutMs > 0
+        ? Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs)
+        : limits.headersTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+  };
+  const server = options.tls
+    ? serve({
+        fetch,
+        hostname: options.host,
+        port: options.port,
+        createServer: createHttpsServer,
+        serverOptions: { ...serverOptions, cert: options.tls.cert, key: options.tls.key },
+      })
+    : serve({ fetch, hostname: options.host, port: options.port, serverOptions });
   server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
   });
   const port = (server.address() as AddressInfo).port;
-  const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+  const url = `${options.tls ? 'https' : 'http'}://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
   baseUrl ??= url;
   app = createApp({
     store: options.store,

@@ -98,6 +98,26 @@ interface ServeOptions extends ServeOpsOptions, ServeLimitOptions {
   database?: string;
   redis?: string;
   nodeId?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+}
+
+/** `--tls-cert` and `--tls-key` read, both or neither; a file that cannot be read is a usage error. */
+function readTls(options: ServeOptions, command: Command): { cert: Buffer; key: Buffer } | undefined {
+  if (options.tlsCert === undefined && options.tlsKey === undefined) return undefined;
+  if (options.tlsCert === undefined || options.tlsKey === undefined) {
+    return command.error('error: give both --tls-cert and --tls-key, or neither', { exitCode: 2 });
+  }
+  const read = (flag: string, file: string) => {
+    try {
+      return readFileSync(file);
+    } catch (err) {
+      return command.error(`error: ${flag} ${file}: ${err instanceof Error ? err.message : String(err)}`, {
+        exitCode: 2,
+      });
+    }
+  };
+  return { cert: read('--tls-cert', options.tlsCert), key: read('--tls-key', options.tlsKey) };
 }
 
 /** The store (and, in a cluster, the shared queues) a node runs on. */
@@ -175,7 +195,9 @@ export function registerServe(program: Command): void {
         'RCML_REDIS_URL',
       ),
     )
-    .addOption(envOption('--node-id <name>', "this node's name in the cluster (default node1)"));
+    .addOption(envOption('--node-id <name>', "this node's name in the cluster (default node1)"))
+    .addOption(envOption('--tls-cert <file>', 'serve HTTPS with this certificate (PEM; needs --tls-key)'))
+    .addOption(envOption('--tls-key <file>', 'private key of --tls-cert (PEM)'));
   for (const option of serveOpsOptions()) serve.addOption(option);
   for (const option of serveLimitOptions()) serve.addOption(option);
   serve.action(async (options: ServeOptions, command: Command) => {
@@ -189,6 +211,7 @@ export function registerServe(program: Command): void {
     }
     // Read the project before opening anything, so a bad file leaves nothing behind.
     const project = options.project ? readProject(options.project, command) : undefined;
+    const tls = readTls(options, command);
     const { log, ops, limits } = createServeOps(options);
     const { store, where, cluster } = await openBackends(options, command);
     for (const [name, check] of Object.entries(cluster?.checks ?? {})) ops.readiness.register(name, check);
@@ -209,6 +232,7 @@ export function registerServe(program: Command): void {
       host: options.host,
       port: options.port,
       baseUrl: options.baseUrl,
+      tls,
       clock: options.clock,
       seed: options.seed,
       accountSid: ensured.account.sid,
