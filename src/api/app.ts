@@ -23,6 +23,7 @@ import { createListCache } from './http/list-cache.js';
 import { noStore } from './http/no-store.js';
 import { createRateLimiter, limitRequests, type RateLimitOptions } from './http/rate-limit.js';
 import { isClientAbort, mountOps, type OpsOptions, readinessOf } from './ops/index.js';
+import { registerAccounts } from './platform/accounts.js';
 import { registerApplications } from './platform/applications.js';
 import { type CallControl, CallControlError } from './platform/call-control.js';
 import { registerCalls } from './platform/calls.js';
@@ -141,6 +142,7 @@ export function createApp(options: AppOptions): Hono {
 
   const platform = new Hono<PlatformEnv>();
   platform.use('*', basicAuth(options.store.accounts, isRecordingAudio));
+  registerAccounts(platform);
   registerCalls(platform, deps);
   registerRecordings(platform, deps);
   registerGathers(platform, deps);

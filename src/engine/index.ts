@@ -42,7 +42,7 @@ export { setHeld, setMuted } from './media.js';
 export { type ModifyCallInput, type ModifyCallParams, modifyCallParamsSchema } from './modify-call-schema.js';
 export * from './records.js';
 export { defaultSettings, type EngineSettings, speakingSeconds } from './settings.js';
-export { randomSids, type SidGenerator, seededSids } from './sids.js';
+export { numberSid, organizationSid, randomSids, type SidGenerator, seededSids } from './sids.js';
 export { SIGNATURE_HEADER, signedWith, validateRequest, webhookSignature } from './signature.js';
 export type * from './types.js';
 export { registerVerb, type VerbRegistry } from './verbs/index.js';

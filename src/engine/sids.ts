@@ -44,3 +44,12 @@ export function randomSids(): SidGenerator {
 export function numberSid(number: string): string {
   return `PN${createHash('sha256').update(`number:${number}`).digest('hex').slice(0, 32)}`;
 }
+
+/**
+ * The sid of an account's organization (`OR` + 32 hex digits). Each account belongs to one,
+ * its default organization, whose sid follows from the account's: the same wherever and
+ * whenever it is asked, with nothing to store.
+ */
+export function organizationSid(accountSid: string): string {
+  return `OR${createHash('sha256').update(`organization:${accountSid}`).digest('hex').slice(0, 32)}`;
+}

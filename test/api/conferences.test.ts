@@ -157,3 +157,21 @@ describe('Conferences and Participants', () => {
     expect(res.status).toBe(501);
   });
 });
+
+describe('Accounts/{AccountSid}', () => {
+  it('answers the own account with its organization, 403 for another', async () => {
+    const s = await rooms();
+    const own = await s.request(`${ROOT_A}.json`);
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({
+      sid: ACCOUNT_A,
+      status: 'active',
+      org_sid: expect.stringMatching(/^OR[0-9a-f]{32}$/),
+      uri: `/2012-04-24/Accounts/${ACCOUNT_A}.json`,
+    });
+    expect(own.body.subresource_uris.conferences).toBe(`/2012-04-24/Accounts/${ACCOUNT_A}/Conferences.json`);
+    expect(own.body.org_sid).not.toBe((await s.request(`${ROOT_B}.json`, {}, AUTH_B)).body.org_sid);
+    expect((await s.request(`${ROOT_B}.json`)).status).toBe(403);
+    expect((await s.request(ROOT_A)).text).toContain(`<Account><Sid>${ACCOUNT_A}</Sid>`);
+  });
+});

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngineApp } from '../../src/api/engine-server.js';
 import { CallControlError } from '../../src/api/platform/call-control.js';
+import { organizationSid } from '../../src/engine/sids.js';
 import type { RcmlHandler } from '../../src/engine/types.js';
 import { readWavInfo } from '../../src/engine/wav.js';
 import { createMemoryStore } from '../../src/store/memory.js';
@@ -88,6 +89,12 @@ describe('engine-backed REST API', () => {
     expect(calls.body.calls).toMatchObject([{ sid, status: 'completed', account_sid: ACCOUNT_A }]);
     const gathers = await s.call(`${ROOT_A}/Gathers/DTMF.json`);
     expect(gathers.body.gathers).toMatchObject([{ call_sid: sid, digits_count: 1, status: 'completed' }]);
+    // The engine writes the organization into the record itself.
+    const [stored] = (
+      await s.store.gathers.list({ accountSid: ACCOUNT_A, kind: 'dtmf', offset: 0, limit: 10 })
+    ).items;
+    expect(stored.orgSid).toMatch(/^OR[0-9a-f]{32}$/);
+    expect(stored.orgSid).toBe(organizationSid(ACCOUNT_A));
     const recordings = await s.call(`${ROOT_A}/Recordings.json`);
     const [rec] = recordings.body.recordings as unknown as Array<Record<string, string>>;
     expect(rec).toMatchObject({ call_sid: sid, duration: '3.0' });

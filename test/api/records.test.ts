@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GatherRecord } from '../../src/engine/records.js';
+import { organizationSid } from '../../src/engine/sids.js';
 import { ACCOUNT_A, ACCOUNT_B, call, recording, wav } from '../store/fixtures.js';
 import { AUTH_B, BASE, basic, ROOT_A, setup } from './harness.js';
 
@@ -184,7 +185,8 @@ describe('Gathers', () => {
       sid: gather(0, 'dtmf').sid,
       date_created: '2024-03-05T10:00:00.000Z',
       account_sid: ACCOUNT_A,
-      org_sid: '',
+      // A record stored without it still names the account's organization.
+      org_sid: organizationSid(ACCOUNT_A),
       call_sid: call(0).sid,
       preTimeout: 5,
       postTimeout: 3,

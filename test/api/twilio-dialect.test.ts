@@ -113,6 +113,9 @@ describe('the Twilio dialect at /2010-04-01, driven by twilio-node', () => {
     const recordings = await client.recordings.list();
     expect(recordings.map((r) => r.sid).sort()).toEqual([recording(1).sid, recording(2).sid].sort());
     expect(recordings[0].accountSid).toBe(ACCOUNT_A);
+    const own = await client.api.v2010.accounts(ACCOUNT_A).fetch();
+    expect(own.sid).toBe(ACCOUNT_A);
+    expect(own.status).toBe('active');
   });
 
   it('rejects a bad To with the code and status Twilio clients read', async () => {

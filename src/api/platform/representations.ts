@@ -6,7 +6,8 @@ import {
   type NotificationRecord,
   type RecordingRecord,
 } from '../../engine/records.js';
-import type { ApplicationRecord } from '../../store/types.js';
+import { organizationSid } from '../../engine/sids.js';
+import type { AccountRecord, ApplicationRecord } from '../../store/types.js';
 import { iso8601, rfc2822 } from '../http/dates.js';
 import type { Representation } from '../http/format.js';
 
@@ -153,7 +154,8 @@ export function gatherRep(g: GatherRecord): Representation {
     ['sid', g.sid],
     ['date_created', iso8601(g.dateCreated)],
     ['account_sid', g.accountSid],
-    ['org_sid', orEmpty(g.orgSid)],
+    // Records written before gathers carried it: the account's organization all the same.
+    ['org_sid', g.orgSid ?? organizationSid(g.accountSid)],
     ['call_sid', g.callSid],
     ['preTimeout', g.preTimeout],
     ['postTimeout', g.postTimeout],
@@ -188,5 +190,30 @@ export function applicationRep(a: ApplicationRecord): Representation {
     ['Uri', 'uri', `${accountUri(a.accountSid)}/Applications/${a.sid}.json`],
     ['RcmlUrl', 'rcml_url', a.rcmlUrl],
     ['Kind', 'kind', a.kind],
+  ];
+}
+
+/** An account: the Twilio-family fields a client reads, with its organization (`org_sid`). */
+export function accountRep(a: AccountRecord): Representation {
+  const uri = accountUri(a.sid);
+  return [
+    ['Sid', 'sid', a.sid],
+    ['FriendlyName', 'friendly_name', a.friendlyName],
+    ['Status', 'status', 'active'],
+    ['Type', 'type', 'Full'],
+    ['OrgSid', 'org_sid', organizationSid(a.sid)],
+    ['DateCreated', 'date_created', rfc2822(a.dateCreated)],
+    ['DateUpdated', 'date_updated', rfc2822(a.dateUpdated)],
+    ['Uri', 'uri', `${uri}.json`],
+    [
+      'SubresourceUris',
+      'subresource_uris',
+      [
+        ['Calls', 'calls', `${uri}/Calls.json`],
+        ['Conferences', 'conferences', `${uri}/Conferences.json`],
+        ['Notifications', 'notifications', `${uri}/Notifications.json`],
+        ['Recordings', 'recordings', `${uri}/Recordings.json`],
+      ],
+    ],
   ];
 }

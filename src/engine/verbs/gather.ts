@@ -3,6 +3,7 @@ import { gatherDefaults } from '../../rcml/verbs/gather.js';
 import { Interrupted } from '../errors.js';
 import { API_VERSION, type GatherRecord } from '../records.js';
 import { speakingSeconds } from '../settings.js';
+import { organizationSid } from '../sids.js';
 import { actionOutcome } from './action.js';
 import { NEXT, type VerbContext, type VerbOutcome } from './types.js';
 
@@ -138,6 +139,7 @@ function writeRecord(ctx: VerbContext, verb: Gather, result: GatherResult): void
   const common = {
     sid: ctx.newSid('GA'),
     accountSid: ctx.call.accountSid,
+    orgSid: organizationSid(ctx.call.accountSid),
     callSid: ctx.call.sid,
     dateCreated: ctx.now(),
     preTimeout: timeout,
