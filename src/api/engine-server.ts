@@ -11,6 +11,7 @@ import { createMemoryDesignerStore } from '../store/designer/memory.js';
 import type { DesignerStore } from '../store/designer/ports.js';
 import type { Store } from '../store/ports.js';
 import { createStoreSink, type StoreSink } from '../store/sink.js';
+import { storedSidDigits } from '../store/stored-sids.js';
 import { createApp } from './app.js';
 import { engineRouting } from './callqueue/engine-routing.js';
 import { SERVICE_PATH } from './designer/context.js';
@@ -192,11 +193,15 @@ async function buildEngine(options: EngineAppOptions, baseUrl: () => string): Pr
           userListener(event);
         }
       : (observer?.onEvent ?? userListener);
+  // A seeded run over records an earlier run stored draws past their sids instead of reusing them.
+  const seeded = virtual && options.seed !== undefined;
+  const taken = seeded ? await storedSidDigits(options.store) : undefined;
   const engine: Engine = createEngine({
     ...options.engine,
     onEvent,
     clock: virtual ? 'virtual' : 'real',
     seed: virtual ? options.seed : undefined,
+    sidTaken: taken && taken.size > 0 ? (sid) => taken.has(sid.slice(2)) : undefined,
     epoch: virtual ? (options.epoch ?? Math.floor(Date.now() / 1000) * 1000) : undefined,
     accountSid,
     sink,

@@ -21,7 +21,7 @@ import type { CallRecord, RecordSink } from './records.js';
 import { redactingListener } from './redact-events.js';
 import { Runtime } from './runtime.js';
 import { defaultSettings, type EngineSettings } from './settings.js';
-import { numberSid, randomSids, seededSids } from './sids.js';
+import { numberSid, randomSids, seededSids, skippingSids } from './sids.js';
 import { parseCallEvents } from './status-callbacks.js';
 import type {
   CreateCallParams,
@@ -40,6 +40,12 @@ export interface EngineOptions {
   epoch?: number;
   /** Seed of the sid generator; without it sids are random. */
   seed?: number;
+  /**
+   * Whether a sid is already held (by a store a previous run filled): the generator draws past
+   * it, so a seeded run started again over the same records never reuses, and so never
+   * overwrites, one of them.
+   */
+  sidTaken?: (sid: string) => boolean;
   /** Account owning every call. Default a sid drawn from the generator. */
   accountSid?: string;
   /** `InstanceId` of calls. Default `rcml-engine`. */
@@ -81,7 +87,8 @@ export class Engine {
   constructor(options: EngineOptions = {}) {
     this.clock =
       options.clock === 'real' ? new RealClock() : new VirtualClock(options.epoch ?? DEFAULT_EPOCH);
-    const sids = options.seed === undefined ? randomSids() : seededSids(options.seed);
+    const drawn = options.seed === undefined ? randomSids() : seededSids(options.seed);
+    const sids = options.sidTaken ? skippingSids(drawn, options.sidTaken) : drawn;
     this.rt = new Runtime(
       this.clock,
       sids,

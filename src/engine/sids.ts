@@ -32,6 +32,19 @@ export function seededSids(seed: number): SidGenerator {
   };
 }
 
+/** Draws from `sids`, passing over every sid `taken` says is held. */
+export function skippingSids(sids: SidGenerator, taken: (sid: string) => boolean): SidGenerator {
+  return {
+    next(prefix) {
+      for (let tries = 0; tries < 1_000_000; tries++) {
+        const sid = sids.next(prefix);
+        if (!taken(sid)) return sid;
+      }
+      throw new Error(`no free ${prefix} sid within a million draws`);
+    },
+  };
+}
+
 /** Cryptographically random sids, for servers. */
 export function randomSids(): SidGenerator {
   return { next: (prefix) => prefix + randomBytes(16).toString('hex') };
