@@ -42,6 +42,7 @@ export function gateNewCalls(control: CallControl, state: DrainState): CallContr
     modifyCall: (accountSid, callSid, params) => control.modifyCall(accountSid, callSid, params),
     muteParticipant: (accountSid, conferenceSid, callSid, mute) =>
       control.muteParticipant(accountSid, conferenceSid, callSid, mute),
+    listConferences: control.listConferences?.bind(control),
     sim: sim && {
       ...sim,
       incomingCall: (accountSid, params) =>
