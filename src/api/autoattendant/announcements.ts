@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import type { AnnouncementRecord } from '../../store/enterprise/types.js';
-import { parseBody, readBody } from '../enterprise/body.js';
+import { parseBody, readBody, searchQuery } from '../enterprise/body.js';
 import { accountOf, type EnterpriseDeps, type EnterpriseEnv, enterpriseOf } from '../enterprise/context.js';
 import { ok } from '../enterprise/envelope.js';
 import { invalidParameter, specError } from '../enterprise/errors.js';
@@ -73,7 +73,7 @@ export function registerAnnouncements(app: Hono<EnterpriseEnv>, deps: Enterprise
   });
 
   app.get('/announcement/search', async (c) => {
-    const query = c.req.query();
+    const query = searchQuery(c);
     const params = parseSearchParams(query, { name: 'name', dateCreated: 'dateCreated' });
     const page = await deps.store.announcements.search({
       accountSid: accountOf(c),

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { DuplicateRecordError } from '../../store/enterprise/ports.js';
 import type { AaUserRecord, SearchQuery } from '../../store/enterprise/types.js';
-import { parseBody, readBody } from '../enterprise/body.js';
+import { parseBody, readBody, searchQuery } from '../enterprise/body.js';
 import { accountOf, type EnterpriseDeps, type EnterpriseEnv, enterpriseOf } from '../enterprise/context.js';
 import { ok } from '../enterprise/envelope.js';
 import { invalidParameter, specError } from '../enterprise/errors.js';
@@ -95,7 +95,7 @@ export function registerUsers(app: Hono<EnterpriseEnv>, deps: EnterpriseDeps): v
   });
 
   app.get('/user/search', async (c) => {
-    const query = c.req.query();
+    const query = searchQuery(c);
     const params = parseSearchParams(query, { name: 'name', email: 'email', dateCreated: 'dateCreated' });
     const search: SearchQuery = {
       accountSid: accountOf(c),

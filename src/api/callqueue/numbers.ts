@@ -2,6 +2,7 @@ import type { Context, Hono } from 'hono';
 import type { CallQueueEvent } from '../../store/callqueue/types.js';
 import { iso8601 } from '../http/dates.js';
 import { notFound } from '../http/errors.js';
+import { queryOf } from '../http/params.js';
 import { summarizeCalls } from './call-summary.js';
 import type { CallQueueDeps, CallQueueEnv } from './context.js';
 import { numberJson } from './record.js';
@@ -46,7 +47,7 @@ export function registerNumbers(app: Hono<CallQueueEnv>, deps: CallQueueDeps): v
 
   app.get('/numbers/:sid/events', async (c) => {
     const number = await owned(c);
-    const callSid = c.req.query('CallSid');
+    const callSid = queryOf(c).CallSid;
     const events = await store.events.list(number.accountSid, number.sid, { callSid });
     return c.json({ numberSid: number.sid, events: events.map(eventJson) });
   });

@@ -3,6 +3,7 @@ import type { QueueInfo, QueueSideView, QueueSnapshot } from '../../queue/index.
 import { QueueError } from '../../queue/index.js';
 import { iso8601, rfc2822 } from '../http/dates.js';
 import { ApiError, badParameter, notFound } from '../http/errors.js';
+import { queryOf } from '../http/params.js';
 import { type CallQueueDeps, type CallQueueEnv, readJsonObject, routingOf } from './context.js';
 import type { QueuePairing } from './observer.js';
 import type { CallQueueRouting } from './routing.js';
@@ -77,8 +78,8 @@ export function registerQueues(app: Hono<CallQueueEnv>, deps: CallQueueDeps): vo
     queueJson(snapshot, deps.observer.pairing(snapshot.queue.sid), routing);
 
   app.get('/queues', async (c) => {
+    const name = queryOf(c).Name;
     const routing = routingOf(deps);
-    const name = c.req.query('Name');
     const queues: QueueInfo[] = (await routing.listQueues(c.get('account').sid)).filter(
       (q) => name === undefined || q.name === name,
     );

@@ -13,6 +13,16 @@ import type { ControllerResult, DesignerRuntime } from './runtime.js';
 
 const CONTROLLER_PATH = /\/visual-designer\/services\/apps\/([^/?#]+)\/controller$/;
 
+/**
+ * Request parameters by name; a name given several times (a SIP header that repeats, such as
+ * `SipHeader_Diversion`) keeps every value, joined with commas as SIP joins repeated headers.
+ */
+function joinRepeated(pairs: Iterable<[string, string]>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of pairs) out[k] = Object.hasOwn(out, k) ? `${out[k]},${v}` : v;
+  return out;
+}
+
 function splitTarget(params: Record<string, string>): { target: string; params: Record<string, string> } {
   const { target = '', ...rest } = params;
   return { target, params: rest };
@@ -21,12 +31,13 @@ function splitTarget(params: Record<string, string>): { target: string; params: 
 /** `GET` and `POST /apps/{sid}/controller`. */
 export function registerController(app: Hono<DesignerEnv>, deps: DesignerDeps): void {
   const serve = async (c: Context<DesignerEnv>) => {
-    const params: Record<string, string> = { ...c.req.query() };
+    const pairs = [...new URL(c.req.url).searchParams];
     // The platform posts its parameters form-encoded; another body carries none.
     const type = c.req.header('Content-Type') ?? '';
     if (c.req.method === 'POST' && type.includes('application/x-www-form-urlencoded')) {
-      Object.assign(params, Object.fromEntries(new URLSearchParams(await c.req.text())));
+      pairs.push(...new URLSearchParams(await c.req.text()));
     }
+    const params = joinRepeated(pairs);
     const split = splitTarget(params);
     const result = await deps.runtime.render({
       accountSid: c.get('account').sid,

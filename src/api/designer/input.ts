@@ -2,6 +2,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { ApiError } from '../http/errors.js';
+import { queryOf } from '../http/params.js';
 
 function problems(error: z.ZodError): { parameter: string; message: string } {
   const named = error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`);
@@ -18,7 +19,7 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.in
 
 /** The query string checked by a schema. */
 export const parseQuery = <T extends z.ZodType>(c: Context, schema: T): z.infer<T> =>
-  parseInput(schema, c.req.query());
+  parseInput(schema, queryOf(c));
 
 /** The body as JSON (any value); 400 when it is not JSON. */
 export async function readJson(c: Context): Promise<unknown> {

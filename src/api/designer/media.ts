@@ -1,6 +1,8 @@
 /** Media: WAV upload (raw body or multipart `file`), list, play (with ranges), delete. */
+
 import type { Context, Hono } from 'hono';
 import { ApiError, notFound } from '../http/errors.js';
+import { queryOf } from '../http/params.js';
 import { rangedBody } from '../http/range.js';
 import { appOf, type DesignerDeps, type DesignerEnv } from './context.js';
 import { checkFilename } from './filename.js';
@@ -18,10 +20,10 @@ async function uploaded(c: Context<DesignerEnv>): Promise<{ filename: string; by
     const file = form.get('file');
     if (!(file instanceof File))
       throw new ApiError(400, 'invalid-parameter', 'file: a file part is required', 'file');
-    const filename = checkFilename(c.req.query('filename') ?? file.name, 'filename');
+    const filename = checkFilename(queryOf(c).filename ?? file.name, 'filename');
     return { filename, bytes: new Uint8Array(await file.arrayBuffer()) };
   }
-  const filename = checkFilename(c.req.query('filename'), 'filename');
+  const filename = checkFilename(queryOf(c).filename, 'filename');
   return { filename, bytes: new Uint8Array(await c.req.arrayBuffer()) };
 }
 
@@ -54,7 +56,7 @@ export function registerMedia(app: Hono<DesignerEnv>, deps: DesignerDeps): void 
 
   app.delete('/projects/:sid/wavs', async (c) => {
     const record = await appOf(c, deps);
-    const filename = checkFilename(c.req.query('filename'));
+    const filename = checkFilename(queryOf(c).filename);
     if (!(await repo.delete(record.sid, filename))) throw notFound('Media file', filename);
     return c.json({ filename, deleted: true });
   });

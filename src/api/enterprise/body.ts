@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
+import { queryOf } from '../http/params.js';
 import { invalidParameter } from './errors.js';
 
 /**
@@ -9,7 +10,13 @@ import { invalidParameter } from './errors.js';
 export async function readBody(c: Context): Promise<Record<string, unknown>> {
   const type = c.req.header('Content-Type') ?? '';
   if (type.includes('application/x-www-form-urlencoded')) {
-    return Object.fromEntries(new URLSearchParams(await c.req.text()));
+    // A repeated field keeps every value (an array), which the schema then refuses by name.
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of new URLSearchParams(await c.req.text())) {
+      const had = out[k];
+      out[k] = had === undefined ? v : [...(Array.isArray(had) ? had : [had]), v];
+    }
+    return out;
   }
   const text = await c.req.text();
   if (text.trim() === '') return {};
@@ -34,3 +41,9 @@ export function parseBody<S extends z.ZodType>(schema: S, body: Record<string, u
   const message = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
   throw invalidParameter(field, message, body);
 }
+
+/** The query of an area's search: each parameter once; a repeated one is a 400 naming it. */
+export const searchQuery = (c: Context): Record<string, string> =>
+  queryOf(c, (name, values) =>
+    invalidParameter(name, `given ${values.length} times; expected once`, { [name]: values }),
+  );

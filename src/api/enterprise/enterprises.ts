@@ -5,7 +5,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { EnterpriseRecord } from '../../store/enterprise/types.js';
-import { parseBody, readBody } from './body.js';
+import { parseBody, readBody, searchQuery } from './body.js';
 import { accountOf, type EnterpriseDeps, type EnterpriseEnv, enterpriseOf } from './context.js';
 import { ok } from './envelope.js';
 import { parseSearchParams, searchData, windowOf } from './search.js';
@@ -58,7 +58,7 @@ export function registerEnterprises(app: Hono<EnterpriseEnv>, deps: EnterpriseDe
   });
 
   app.get('/search', async (c) => {
-    const query = c.req.query();
+    const query = searchQuery(c);
     const params = parseSearchParams(query, { name: 'name', dateCreated: 'dateCreated' });
     const page = await deps.store.enterprises.search({
       accountSid: accountOf(c),

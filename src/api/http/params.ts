@@ -2,9 +2,26 @@ import type { Context } from 'hono';
 import type { SortOrder } from '../../store/types.js';
 import { ApiError, badParameter } from './errors.js';
 
-/** Query parameters as a plain record (the first value of each name). */
-export function queryOf(c: Context): Record<string, string> {
-  return c.req.query();
+/** Refuses a parameter that takes one value but was given several. */
+export type RefuseRepeated = (name: string, values: readonly string[]) => Error;
+
+const refuseRepeated: RefuseRepeated = (name, values) =>
+  badParameter(
+    name,
+    `given ${values.length} times (${values.map((v) => JSON.stringify(v)).join(', ')}); expected once`,
+  );
+
+/**
+ * Query parameters as a plain record. Every one takes a single value: a repeated name is a 400
+ * naming it, instead of one of its values being kept silently.
+ */
+export function queryOf(c: Context, refuse: RefuseRepeated = refuseRepeated): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, values] of Object.entries(c.req.queries())) {
+    if (values.length > 1) throw refuse(name, values);
+    out[name] = values[0];
+  }
+  return out;
 }
 
 /**

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DuplicateRecordError } from '../../store/enterprise/ports.js';
 import type { TaskQueueRecord } from '../../store/enterprise/types.js';
 import { ExpressionError, parseExpression } from '../../taskrouter/parse.js';
-import { parseBody, readBody } from '../enterprise/body.js';
+import { parseBody, readBody, searchQuery } from '../enterprise/body.js';
 import { accountOf, type EnterpriseDeps, type EnterpriseEnv } from '../enterprise/context.js';
 import { ok } from '../enterprise/envelope.js';
 import { invalidParameter, specError } from '../enterprise/errors.js';
@@ -143,7 +143,7 @@ export function registerTaskQueues(app: Hono<EnterpriseEnv>, deps: EnterpriseDep
   });
 
   app.get('/taskqueues/search', async (c) => {
-    const query = c.req.query();
+    const query = searchQuery(c);
     const params = parseSearchParams(query, { name: 'name', dateCreated: 'dateCreated' });
     const page = await deps.store.taskQueues.search({
       accountSid: accountOf(c),

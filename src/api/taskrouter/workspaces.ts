@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { DuplicateRecordError } from '../../store/enterprise/ports.js';
 import type { ActivityRecord, WorkspaceRecord } from '../../store/enterprise/types.js';
-import { parseBody, readBody } from '../enterprise/body.js';
+import { parseBody, readBody, searchQuery } from '../enterprise/body.js';
 import { accountOf, type EnterpriseDeps, type EnterpriseEnv, enterpriseOf } from '../enterprise/context.js';
 import { ok } from '../enterprise/envelope.js';
 import { specError } from '../enterprise/errors.js';
@@ -111,7 +111,7 @@ export function registerWorkspaces(app: Hono<EnterpriseEnv>, deps: EnterpriseDep
   });
 
   app.get('/workspaces/search', async (c) => {
-    const query = c.req.query();
+    const query = searchQuery(c);
     const params = parseSearchParams(query, { name: 'name', dateCreated: 'dateCreated' });
     const accountSid = accountOf(c);
     const page = await deps.store.workspaces.search({
