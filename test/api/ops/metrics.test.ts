@@ -103,6 +103,9 @@ describe('GET /metrics', () => {
     for (const sid of [ok, broken, waiting, ACCOUNT_A]) expect(text).not.toContain(sid);
     s.metrics.storeWrite(0.002, 40);
     const after = await s.scrape();
+    // Scraping again reports the same counts, not twice them.
+    expect(s.value(after, 'rcml_calls_started_total{direction="outbound-api"}')).toBe(3);
+    expect(s.value(after, 'rcml_webhook_failures_total{code="500"}')).toBe(1);
     expect(s.value(after, 'rcml_store_write_batch_size_count')).toBe(1);
     expect(s.value(after, 'rcml_store_write_batch_size_sum')).toBe(40);
   });
