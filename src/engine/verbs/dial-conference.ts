@@ -1,4 +1,4 @@
-import type { ConferenceNoun, Dial, HttpMethod } from '../../rcml/model.js';
+import type { ConferenceNoun, Dial, HttpMethod, Verb } from '../../rcml/model.js';
 import { conferenceDefaults } from '../../rcml/verbs/conference.js';
 import { dialDefaults } from '../../rcml/verbs/dial.js';
 import type { Conference } from '../conferences.js';
@@ -8,10 +8,10 @@ import { NEXT, type VerbContext, type VerbOutcome } from './types.js';
 
 /**
  * `<Dial><Conference>`: joins the account's room of that name (full at `maxParticipants`:
- * next verb). Until a participant with `startConferenceOnEnter` is in, the `waitUrl` document
- * loops; then the call stays until it hangs up, `timeLimit` passes, or the room ends (a
- * participant with `endConferenceOnExit` left). The action gets `DialCallStatus=completed` and
- * `DialCallDuration` (seconds in the room).
+ * next verb). Until a participant with `startConferenceOnEnter` is in, the `waitUrl` plays
+ * (see `waitForStart`); then the call stays until it hangs up, `timeLimit` passes, or the room
+ * ends (a participant with `endConferenceOnExit` left). The action gets the voice parameters
+ * alone, as the platform's VoiceInterpreter.FinishConferencing sends them.
  */
 export async function dialConference(
   ctx: VerbContext,
@@ -52,41 +52,38 @@ export async function dialConference(
     status: 'completed',
     duration: Math.ceil((ctx.now() - joinedAt) / 1000),
     ringDuration: 0,
+    plain: true,
   });
 }
 
+/** Warning when a conference wait document holds a verb other than Say or Play. */
+export const CONFERENCE_WAIT_VERB_CODE = '13238';
+
+const HANGUP: VerbOutcome = { kind: 'hangup' };
+
 /**
- * Loops the `waitUrl` document (silence without one) until the room starts or ends. Returns an
- * outcome when the wait document hangs up, undefined when the room started or ended.
+ * Plays the `waitUrl` until the room starts or ends, as the platform's VoiceInterpreter does:
+ * a URL ending in `wav` is played as audio; otherwise the document is fetched once and its Say
+ * and Play verbs loop. Any other verb in it hangs the caller up (VoiceInterpreter.onTagMessage,
+ * "neither Play or Say"). Silence without a `waitUrl` or when it cannot be fetched. Returns an
+ * outcome when the caller is to hang up, undefined when the room started or ended.
  */
 async function waitForStart(
   ctx: VerbContext,
   room: Conference,
   noun: ConferenceNoun,
 ): Promise<VerbOutcome | undefined> {
-  let url = noun.waitUrl ? ctx.resolveUrl(noun.waitUrl) : undefined;
-  let method: HttpMethod = noun.waitMethod ?? conferenceDefaults.waitMethod;
+  const url = noun.waitUrl ? ctx.resolveUrl(noun.waitUrl) : undefined;
+  const method: HttpMethod = noun.waitMethod ?? conferenceDefaults.waitMethod;
   if (noun.waitUrl && !url) ctx.notify('11100', 1, `Conference: invalid waitUrl '${noun.waitUrl}'`);
   try {
+    const loop = url ? await waitVerbs(ctx, url, method) : [];
+    if (loop === undefined) return HANGUP;
     while (room.status === 'init') {
       const before = ctx.now();
-      if (url) {
-        const doc = await ctx.services.loadDocument(url, method, 'conference-wait', undefined);
-        if (ctx.signal.aborted || ctx.services.ended) throw Interrupted.of('ended');
-        if (!doc.ok) {
-          ctx.notify(doc.code, doc.log, doc.message, doc.url);
-          url = undefined;
-          continue;
-        }
-        for (const verb of doc.verbs) {
-          if (room.status !== 'init') return undefined;
-          const outcome = await ctx.run(verb);
-          if (outcome.kind === 'hangup' || outcome.kind === 'end') return outcome;
-          if (outcome.kind === 'fetch') {
-            ({ url, method } = outcome);
-            break;
-          }
-        }
+      for (const verb of loop) {
+        if (room.status !== 'init') return undefined;
+        await ctx.run(verb);
       }
       // A wait document that takes no time (or none at all): wait in silence.
       if (room.status === 'init' && ctx.now() === before) await ctx.wait(24 * 3600);
@@ -95,4 +92,27 @@ async function waitForStart(
     if (!(err instanceof Interrupted) || err.reason !== 'conference') throw err;
   }
   return undefined;
+}
+
+/** The Say and Play verbs to loop, or undefined when the document holds another verb. */
+async function waitVerbs(ctx: VerbContext, url: string, method: HttpMethod): Promise<Verb[] | undefined> {
+  if (/wav$/i.test(new URL(url).pathname)) return [{ verb: 'Play', url }];
+  const doc = await ctx.services.loadDocument(url, method, 'conference-wait', undefined);
+  if (ctx.signal.aborted || ctx.services.ended) throw Interrupted.of('ended');
+  if (!doc.ok) {
+    ctx.notify(doc.code, doc.log, doc.message, doc.url);
+    return [];
+  }
+  const other = doc.verbs.find((v) => v.verb !== 'Say' && v.verb !== 'Play');
+  if (other) {
+    const name = other.verb === 'Unknown' ? other.name : other.verb;
+    ctx.notify(
+      CONFERENCE_WAIT_VERB_CODE,
+      1,
+      `Conference: <${name}> in the waitUrl document (only Say and Play); the caller is hung up`,
+      doc.url,
+    );
+    return undefined;
+  }
+  return doc.verbs;
 }

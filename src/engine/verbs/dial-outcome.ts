@@ -12,6 +12,8 @@ export interface DialOutcome {
   duration: number;
   ringDuration: number;
   recordingUrl?: string;
+  /** The action gets the voice parameters alone (a conference, as the platform's FinishConferencing). */
+  plain?: boolean;
 }
 
 /**
@@ -36,7 +38,8 @@ export function notifyAction(ctx: VerbContext, verb: Dial, outcome: DialOutcome)
     ctx.send('action', action, verb.method ?? dialDefaults.method, ctx.params(actionParams(outcome)));
 }
 
-function actionParams(outcome: DialOutcome): Record<string, string> {
+function actionParams(outcome: DialOutcome): Record<string, string> | undefined {
+  if (outcome.plain) return undefined;
   const params: Record<string, string> = {
     DialCallStatus: outcome.status,
     DialCallDuration: String(outcome.duration),

@@ -237,3 +237,51 @@ describe('Lenient documents', () => {
     expect(h.notifications.map((n) => [n.code, n.log])).toEqual([['rcml.nesting', 1]]);
   });
 });
+
+describe('Conference wait and action', () => {
+  const waiting = (music: string) =>
+    harness({
+      '/c': rcml(
+        `<Dial action="/a"><Conference startConferenceOnEnter="false" waitUrl="/music">room</Conference></Dial>`,
+      ),
+      '/music': music,
+      '/a': rcml(''),
+    });
+
+  // VoiceInterpreter.onDiskCacheResponse (playWaitUrlPending) collects the wait document's Say
+  // and Play once, then onEndMessage plays the list in a loop (playWaitUrl, Short.MAX_VALUE).
+  it('fetches the waitUrl document once and loops its Say and Play', async () => {
+    const h = waiting(rcml('<Say>Please hold on.</Say><Say>Thanks</Say>'));
+    h.engine.setParty('+15550001', { hangupAfter: 20 });
+    const call = await callIn(h, '/c');
+    expect(call.duration).toBe(20);
+    expect(h.requests.filter((r) => r.kind === 'conference-wait')).toHaveLength(1);
+  });
+
+  // VoiceInterpreter.onTagMessage: with playWaitUrlPending, a tag that is neither Play nor Say
+  // goes to hangingUp.
+  it('any other verb in the wait document hangs the caller up', async () => {
+    const h = waiting(rcml('<Say>hold</Say><Pause length="5"/>'));
+    const call = await callIn(h, '/c');
+    expect(call).toMatchObject({ status: 'completed', duration: 0 });
+    expect(h.notifications.map((n) => [n.code, n.log])).toEqual([['13238', 1]]);
+    expect(h.engine.listConferences()[0].participants).toEqual([]);
+  });
+
+  // VoiceInterpreter.FinishConferencing.execute: the action request carries parameters() alone.
+  it('the conference action gets plain voice parameters', async () => {
+    const h = harness({
+      '/c': rcml('<Dial action="/a"><Conference>room</Conference></Dial>'),
+      '/a': rcml(''),
+    });
+    h.engine.setParty('+15550001', { hangupAfter: 0.5 });
+    h.engine.setNumber('+15559999', { voiceUrl: 'http://app.test/c' });
+    h.engine.incomingCall('+15550001', '+15559999');
+    h.engine.setParty('+15550002', { hangupAfter: 3 });
+    h.engine.incomingCall('+15550002', '+15559999');
+    await h.engine.runUntilIdle();
+    const action = h.requests.find((r) => r.kind === 'action')!;
+    expect(Object.keys(action.params).filter((k) => k.startsWith('Dial'))).toEqual([]);
+    expect(action.params.CallSid).toMatch(/^CA/);
+  });
+});
