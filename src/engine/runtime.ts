@@ -5,6 +5,7 @@ import { type ScriptStart, startCallSystem } from './call-machine.js';
 import type { Clock } from './clock/clock.js';
 import type { InterruptReason } from './errors.js';
 import { type BodyUse, type Fetcher, type FetchResult, redactUrl } from './fetcher.js';
+import { numericNotification } from './notification-codes.js';
 import {
   API_VERSION,
   type CallDirection,
@@ -229,7 +230,9 @@ export class Runtime<C extends LiveCall = LiveCall> {
   }
 
   /** Records a notification for a call (or the account); URL passwords show as `***`. */
-  notify(callSid: string | undefined, code: string, log: 0 | 1, message: string, url?: string): void {
+  notify(callSid: string | undefined, libraryCode: string, log: 0 | 1, text: string, url?: string): void {
+    // Every notification carries a numeric code; a library code stays in the message.
+    const { code, message } = numericNotification(libraryCode, text);
     const record: NotificationRecord = {
       sid: this.sids.next('NO'),
       // A live call's own account (calls may belong to other accounts than the engine's).

@@ -2,8 +2,11 @@ import type { CallRecord } from '../engine/records.js';
 import type { Store } from './ports.js';
 import type { SidFactory } from './sid.js';
 
-/** Notification code of a call closed because the server stopped while it was live. */
-export const INTERRUPTED_CALL_CODE = 'rcml.call-interrupted';
+/**
+ * Notification code of a call closed because the server stopped while it was live (numeric,
+ * as every notification's; docs/engine.md "Notification codes").
+ */
+export const INTERRUPTED_CALL_CODE = '12401';
 
 /**
  * Closes the calls a stopped server left live (by default every live call of the store; a node
@@ -38,7 +41,7 @@ export async function closeInterruptedCalls(
         callSid: call.sid,
         code: INTERRUPTED_CALL_CODE,
         log: 1,
-        message: `Call ${call.sid} was ${call.status} when the server stopped; marked ${updated.status} on restart`,
+        message: `rcml.call-interrupted: Call ${call.sid} was ${call.status} when the server stopped; marked ${updated.status} on restart`,
         dateCreated: now,
       }),
     );

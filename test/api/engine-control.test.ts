@@ -224,7 +224,7 @@ describe('engine-backed REST API', () => {
     const lost = await s.call('/sim/Calls', { From: '+15551111', To: '+15559999' }, AUTH_B);
     expect(lost.body.status).toBe('failed');
     const notes = (await s.store.notifications.list({ accountSid: ACCOUNT_B, offset: 0, limit: 10 })).items;
-    expect(notes.map((n) => n.code)).toEqual(['engine.unknown-number']);
+    expect(notes.map((n) => n.code)).toEqual(['21403']);
   });
 
   it('refuses advancing a real clock with 409', async () => {

@@ -195,7 +195,7 @@ describe('inbound calls', () => {
     const call = h.engine.incomingCall('+1', '+404');
     await h.engine.runUntilIdle();
     expect(h.engine.getCall(call.sid)?.status).toBe('failed');
-    expect(h.notifications[0].code).toBe('engine.unknown-number');
+    expect(h.notifications[0].code).toBe('21403');
   });
 
   it('end completed when the caller hangs up, canceled if still ringing', async () => {

@@ -87,7 +87,7 @@ describe('Dial Conference', () => {
     const second = h.engine.incomingCall('+2', '+100');
     await h.engine.runUntilIdle();
     expect(h.verbs(second.sid)).toEqual(['Dial', 'Say']);
-    expect(h.notifications.some((n) => n.code === 'engine.conference-full')).toBe(true);
+    expect(h.notifications.some((n) => n.code === '13237')).toBe(true);
   });
 
   it('holds 40 participants by default; the 41st goes to the next verb', async () => {

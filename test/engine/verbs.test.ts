@@ -257,7 +257,7 @@ describe('Redirect, Hangup, Reject, Sms, unknown verbs', () => {
     expect(rej).toMatchObject({ status: 'busy', duration: 0 });
     expect(late.status).toBe('completed');
     expect(h.verbs(late.sid)).toEqual(['Say', 'Reject', 'Say']);
-    expect(h.notifications.map((n) => n.code)).toEqual(['engine.reject-answered']);
+    expect(h.notifications.map((n) => n.code)).toEqual(['13820']);
   });
 
   it('Sms writes a message record and sends SmsSid/SmsStatus to its action', async () => {
@@ -292,7 +292,7 @@ describe('Redirect, Hangup, Reject, Sms, unknown verbs', () => {
     const h = harness({ '/u': rcml('<Say>a</Say><Frobnicate/><Say>b</Say>') });
     const call = await callIn(h, '/u');
     expect(h.verbs(call.sid)).toEqual(['Say', 'Frobnicate', 'Say']);
-    const runtime = h.notifications.filter((n) => n.code === 'rcml.unknown-verb');
+    const runtime = h.notifications.filter((n) => n.code === '12210');
     expect(runtime.map((n) => n.log)).toEqual([1, 1]);
   });
 });

@@ -124,7 +124,7 @@ export function recordingRep(r: RecordingRecord, fileBase: string): Representati
 
 /**
  * A notification in the family's record shape. `error_code` is the code as text (platform codes
- * such as `21402` and library codes such as `rcml.call-interrupted` alike); the record keeps no
+ * such as `21402` and the engine's own such as `12401` alike); the record keeps no
  * request method, so `request_method` is empty, and `more_info` links nowhere.
  */
 export function notificationRep(n: NotificationRecord): Representation {

@@ -193,13 +193,13 @@ describe('Lenient documents', () => {
     const { h, call } = await run('<Say>just this</Say>');
     expect(h.verbs(call.sid)).toEqual(['Say']);
     expect(call.duration).toBeGreaterThan(0);
-    expect(h.notifications.map((n) => [n.code, n.log])).toEqual([['rcml.root', 1]]);
+    expect(h.notifications.map((n) => [n.code, n.log])).toEqual([['12201', 1]]);
   });
 
   it('a <response> root runs its verbs, with a warning', async () => {
     const { h, call } = await run('<response><Say>a</Say><Hangup/></response>');
     expect(h.verbs(call.sid)).toEqual(['Say', 'Hangup']);
-    expect(h.notifications.map((n) => n.code)).toEqual(['rcml.root']);
+    expect(h.notifications.map((n) => n.code)).toEqual(['12201']);
   });
 
   // VoiceInterpreter Redirecting / caching / startDialing: an empty Redirect, Play or Dial
@@ -211,9 +211,9 @@ describe('Lenient documents', () => {
     expect(h.verbs(call.sid)).toEqual(['Redirect', 'Play', 'Dial', 'Say']);
     expect(h.requests.filter((r) => r.kind !== 'rcml')).toEqual([]);
     expect(h.notifications.map((n) => [n.code, n.log])).toEqual([
-      ['rcml.required', 1],
-      ['rcml.required', 1],
-      ['rcml.required', 1],
+      ['12203', 1],
+      ['12203', 1],
+      ['12203', 1],
     ]);
   });
 
@@ -234,7 +234,7 @@ describe('Lenient documents', () => {
     const { h, call } = await run(rcml('<Gather><Dial>+1</Dial><Say>press</Say></Gather><Say>after</Say>'));
     expect(h.verbs(call.sid)).toEqual(['Gather', 'Gather/Say', 'Say']);
     expect(legsOf(h, call.sid)).toEqual([]);
-    expect(h.notifications.map((n) => [n.code, n.log])).toEqual([['rcml.nesting', 1]]);
+    expect(h.notifications.map((n) => [n.code, n.log])).toEqual([['12202', 1]]);
   });
 });
 

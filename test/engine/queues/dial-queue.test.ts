@@ -63,9 +63,9 @@ describe('Dial with a Queue noun', () => {
       expect(join.QueueSid).toMatch(/^QU[0-9a-f]{32}$/);
     }
     expect(
-      h.notifications.some((n) => n.code === 'engine.queue-verb' && n.message.startsWith('<Hangup>')),
+      h.notifications.some((n) => n.code === '14302' && n.message.startsWith('engine.queue-verb: <Hangup>')),
     ).toBe(true);
-    expect(h.notifications.some((n) => n.code === 'engine.dial-queue-record')).toBe(true);
+    expect(h.notifications.some((n) => n.code === '13241')).toBe(true);
     expect(h.recordings).toHaveLength(0);
     const types = h.queueEvents.map((e) => e.type);
     expect(types.indexOf('bridge')).toBeGreaterThan(types.lastIndexOf('join'));

@@ -48,9 +48,9 @@ describe('Enqueue waiting', () => {
     });
     const a = h.agent();
     await h.engine.advance(12);
-    expect(
-      h.notifications.filter((n) => n.code === 'engine.queue-verb').map((n) => n.message.slice(0, 7)),
-    ).toEqual(expect.arrayContaining(['<Dial> ', '<Record']));
+    expect(h.notifications.filter((n) => n.code === '14302').map((n) => n.message.slice(19, 26))).toEqual(
+      expect.arrayContaining(['<Dial> ', '<Record']),
+    );
     expect(h.verbs(a)).not.toContain('Dial');
     expect(statusOf(h, a)).toBe('in-progress');
   });
@@ -131,6 +131,6 @@ describe('Enqueue waiting', () => {
     const a = h.agent();
     await h.engine.runUntilIdle();
     expect(h.verbs(a)).toEqual(['Leave', 'Say']);
-    expect(h.notifications.some((n) => n.code === 'engine.leave-outside-queue')).toBe(true);
+    expect(h.notifications.some((n) => n.code === '14301')).toBe(true);
   });
 });

@@ -36,9 +36,7 @@ describe('Enqueue QueueResult error and system-error', () => {
     const a = h.agent();
     await h.engine.advance(5);
     expect(h.paramsOf('/after')).toEqual([expect.objectContaining({ QueueResult: 'error', QueueSid: '' })]);
-    expect(h.notifications).toContainEqual(
-      expect.objectContaining({ callSid: a, code: 'engine.queue-error', log: 0 }),
-    );
+    expect(h.notifications).toContainEqual(expect.objectContaining({ callSid: a, code: '14303', log: 0 }));
     expect(await h.engine.listQueues()).toEqual([]);
   });
 
@@ -59,9 +57,9 @@ describe('Enqueue QueueResult error and system-error', () => {
     ]);
     expect(h.notifications).toContainEqual(
       expect.objectContaining({
-        code: 'engine.queue-store',
+        code: '14304',
         log: 0,
-        message: "Enqueue 'q': queue store failed: store down (enqueue)",
+        message: "engine.queue-store: Enqueue 'q': queue store failed: store down (enqueue)",
       }),
     );
     expect(statusOf(h, a)).toBe('completed');
@@ -108,8 +106,6 @@ describe('Enqueue QueueResult error and system-error', () => {
     expect(h.paramsOf('/dialed')).toEqual([
       expect.objectContaining({ CallSid: c, DialCallStatus: 'failed' }),
     ]);
-    expect(h.notifications).toContainEqual(
-      expect.objectContaining({ callSid: c, code: 'engine.queue-store' }),
-    );
+    expect(h.notifications).toContainEqual(expect.objectContaining({ callSid: c, code: '14304' }));
   });
 });
