@@ -6,11 +6,13 @@ import { serveDesignerProject } from '../../api/designer-application.js';
 import { startEngineServer } from '../../api/engine-server.js';
 import { ensureAccount } from '../../api/server.js';
 import { type ClusterBackends, openClusterBackends } from '../../cluster/backends.js';
+import { redactUrl } from '../../engine/fetcher.js';
 import { openSqliteCallQueueStore } from '../../store/callqueue/sqlite.js';
 import { openSqliteDesignerStore } from '../../store/designer/sqlite.js';
 import { openSqliteEnterpriseStore } from '../../store/enterprise/sqlite.js';
 import { openSqliteStore } from '../../store/sqlite/open.js';
 import { envOption } from '../env-option.js';
+import { type EgressOptions, egressOptions, egressPolicy } from './serve-egress.js';
 import { accountLimitsOf, type ServeLimitOptions, serveLimitOptions } from './serve-limits.js';
 import {
   createServeOps,
@@ -84,7 +86,7 @@ function numberRoute(value: string, previous: NumberRoute[]): NumberRoute[] {
   return [...previous, { number, url: to === undefined ? undefined : absoluteUrl(to) }];
 }
 
-interface ServeOptions extends ServeOpsOptions, ServeLimitOptions {
+interface ServeOptions extends ServeOpsOptions, ServeLimitOptions, EgressOptions {
   port: number;
   host: string;
   data: string;
@@ -200,6 +202,7 @@ export function registerServe(program: Command): void {
     .addOption(envOption('--tls-key <file>', 'private key of --tls-cert (PEM)'));
   for (const option of serveOpsOptions()) serve.addOption(option);
   for (const option of serveLimitOptions()) serve.addOption(option);
+  for (const option of egressOptions()) serve.addOption(option);
   serve.action(async (options: ServeOptions, command: Command) => {
     // Usage errors go through command.error, which prints the usage of `rcml serve` too.
     if (options.seed !== undefined && options.clock !== 'virtual') {
@@ -213,6 +216,7 @@ export function registerServe(program: Command): void {
     const project = options.project ? readProject(options.project, command) : undefined;
     const tls = readTls(options, command);
     const { log, ops, limits } = createServeOps(options);
+    const egress = egressPolicy(options);
     const { store, where, cluster } = await openBackends(options, command);
     for (const [name, check] of Object.entries(cluster?.checks ?? {})) ops.readiness.register(name, check);
     let ensured: Awaited<ReturnType<typeof ensureAccount>>;
@@ -239,9 +243,10 @@ export function registerServe(program: Command): void {
       callQueueStore: openSqliteCallQueueStore({ dir: options.data }),
       designer,
       enterprise: { store: enterpriseStore },
-      engine: cluster
-        ? { queues: { store: cluster.queueStore }, instanceId: options.nodeId ?? 'node1' }
-        : undefined,
+      engine: {
+        ...(cluster ? { queues: { store: cluster.queueStore }, instanceId: options.nodeId ?? 'node1' } : {}),
+        http: { egress: egress.policy },
+      },
       onError: (err) => log.error({ err }, 'unexpected error'),
       ops,
       limits,
@@ -259,6 +264,7 @@ export function registerServe(program: Command): void {
       }
     };
     const lines = [`rcml serve: listening on ${server.url} (${where}, clock ${options.clock})`];
+    lines.push(egress.line);
     try {
       let controllerUrl: string | undefined;
       if (project !== undefined && options.project) {
@@ -276,7 +282,7 @@ export function registerServe(program: Command): void {
           ? `${server.baseUrl.replace(/\/+$/, '')}/visual-designer/services/apps/${route.application}/controller`
           : (route.url ?? (controllerUrl as string));
         server.engine.setNumber(route.number, { voiceUrl });
-        lines.push(`number ${route.number} -> ${voiceUrl}`);
+        lines.push(`number ${route.number} -> ${redactUrl(voiceUrl)}`);
       }
     } catch (err) {
       await close();
