@@ -87,7 +87,7 @@ export function createEngineControl(engine: Engine, options: EngineControlOption
   const sim: SimControl = {
     async incomingCall(accountSid, params) {
       try {
-        return copy(engine.incomingCall(params.from, params.to, { accountSid }));
+        return copy(engine.incomingCall(params.from, params.to, { accountSid, headers: params.headers }));
       } catch (err) {
         translate(err);
       }

@@ -4,7 +4,7 @@ import type { TimerHandle } from './clock/clock.js';
 import { iso } from './dates.js';
 import { Interrupted, type InterruptReason } from './errors.js';
 import { abortReason } from './fetcher.js';
-import { screeningParams, voiceParams } from './params.js';
+import { type SipHeaders, screeningParams, voiceParams } from './params.js';
 import type { CallEndedBy, CallRecord, CallStatus } from './records.js';
 import type { CallScript, Runtime } from './runtime.js';
 import { type CallEventName, callbackParams, type StatusCallbackConfig } from './status-callbacks.js';
@@ -35,7 +35,7 @@ export interface CallSetup {
   outbound: boolean;
   ringTimeoutMs: number;
   callbacks?: StatusCallbackConfig;
-  headers?: Record<string, string>;
+  headers?: SipHeaders;
 }
 
 /**
@@ -45,7 +45,7 @@ export interface CallSetup {
 export class Call implements CallHooks {
   readonly record: CallRecord;
   readonly ringTimeoutMs: number;
-  readonly headers: Record<string, string> | undefined;
+  readonly headers: SipHeaders | undefined;
   callbacks: StatusCallbackConfig | undefined;
   /** The bridge this call is in, if any. */
   bridge: CallBridge | null = null;

@@ -2,13 +2,50 @@ import { iso } from './dates.js';
 import { API_VERSION, type CallRecord } from './records.js';
 
 /**
+ * SIP headers of a call by name: a header that repeats (`Diversion`, `History-Info`) has its
+ * values top-most first.
+ */
+export type SipHeaders = Readonly<Record<string, string | readonly string[]>>;
+
+/**
+ * Joins the values of a repeated parameter inside the one string a request's parameters hold
+ * per name. A SIP header value never holds a line break (RFC 3261 unfolds them), so a newline
+ * cannot be mistaken for part of a value; {@link formPairs} turns it back into repeated fields.
+ */
+export const REPEATED_VALUES = '\n';
+
+/** Adds `SipHeader_<name>` parameters, a repeated header's values joined by {@link REPEATED_VALUES}. */
+function addSipHeaders(params: Record<string, string>, headers: SipHeaders | undefined): void {
+  if (!headers) return;
+  for (const name in headers) {
+    const value = headers[name];
+    params[`SipHeader_${name}`] = typeof value === 'string' ? value : value.join(REPEATED_VALUES);
+  }
+}
+
+/**
+ * A request's parameters as form fields: a `SipHeader_` parameter holding several values (see
+ * {@link REPEATED_VALUES}) becomes one field per value, in order, as the platform repeats them.
+ */
+export function formPairs(params: Readonly<Record<string, string>>): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (const name in params) {
+    const value = params[name];
+    if (name.startsWith('SipHeader_') && value.includes(REPEATED_VALUES)) {
+      for (const v of value.split(REPEATED_VALUES)) pairs.push([name, v]);
+    } else pairs.push([name, value]);
+  }
+  return pairs;
+}
+
+/**
  * Parameters sent with every request about a call (reference/rcml.md, "Request parameters").
  * `CallTimestamp` is ISO 8601 with milliseconds, as the platform's VoiceInterpreter.parameters()
  * prints the call's creation time.
  */
 export function voiceParams(
   call: Readonly<CallRecord>,
-  headers?: Record<string, string>,
+  headers?: SipHeaders,
   callTimestamp: string = iso(call.dateCreated),
 ): Record<string, string> {
   const params: Record<string, string> = {
@@ -25,7 +62,7 @@ export function voiceParams(
     CallTimestamp: callTimestamp,
   };
   if (call.parentCallSid) params.ParentCallSid = call.parentCallSid;
-  if (headers) for (const name in headers) params[`SipHeader_${name}`] = headers[name];
+  addSipHeaders(params, headers);
   return params;
 }
 
@@ -34,10 +71,7 @@ export function voiceParams(
  * SubVoiceInterpreter.parameters() sends (no InstanceId, CallTimestamp nor ParentCallSid), plus
  * the leg's custom SIP headers.
  */
-export function screeningParams(
-  call: Readonly<CallRecord>,
-  headers?: Record<string, string>,
-): Record<string, string> {
+export function screeningParams(call: Readonly<CallRecord>, headers?: SipHeaders): Record<string, string> {
   const params: Record<string, string> = {
     CallSid: call.sid,
     AccountSid: call.accountSid,
@@ -49,7 +83,7 @@ export function screeningParams(
     CallerName: call.callerName ?? '',
     ForwardedFrom: call.forwardedFrom ?? '',
   };
-  if (headers) for (const name in headers) params[`SipHeader_${name}`] = headers[name];
+  addSipHeaders(params, headers);
   return params;
 }
 

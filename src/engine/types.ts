@@ -103,8 +103,11 @@ export interface CreateCallParams {
 export interface IncomingCallOptions {
   callerName?: string;
   forwardedFrom?: string;
-  /** Custom SIP headers (`X-<name>`), sent as `SipHeader_X-<name>` parameters. */
-  headers?: Record<string, string>;
+  /**
+   * SIP headers of the invitation (`X-<name>`, `Diversion`, `History-Info`...), sent as
+   * `SipHeader_<name>` parameters; a list of values (top-most first) repeats the parameter.
+   */
+  headers?: Readonly<Record<string, string | readonly string[]>>;
   /** Account owning the call (and its legs and records). Default the engine's account. */
   accountSid?: string;
 }

@@ -55,7 +55,8 @@ const inboundCallSchema = z
     from: z.string().min(1),
     to: z.string().min(1),
     callerName: z.string().optional(),
-    headers: z.record(z.string(), z.string()).optional(),
+    /** SIP headers; a list repeats the header (`Diversion`, `History-Info`), top-most first. */
+    headers: z.record(z.string(), z.union([z.string(), z.array(z.string()).min(1)])).optional(),
   })
   .strict();
 

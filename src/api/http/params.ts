@@ -36,6 +36,47 @@ export function fieldsOf(pairs: Iterable<[string, string]>): Record<string, stri
   return out;
 }
 
+/**
+ * Reads a request body as lists of values by name, every value of a repeated field kept in
+ * order: form-encoded, or a JSON object whose lists of strings are lists.
+ */
+export async function readFieldLists(c: Context): Promise<Record<string, string[]>> {
+  const type = c.req.header('Content-Type') ?? '';
+  if (type.includes('application/json')) {
+    const body = await readJsonObject(c);
+    const out: Record<string, string[]> = {};
+    for (const [k, v] of Object.entries(body)) {
+      out[k] = Array.isArray(v) && v.every((e) => typeof e === 'string') ? v : [jsonField(v)];
+    }
+    return out;
+  }
+  if (type === '' || type.includes('application/x-www-form-urlencoded')) {
+    const out: Record<string, string[]> = {};
+    for (const [k, v] of new URLSearchParams(await c.req.text())) {
+      if (Object.hasOwn(out, k)) out[k].push(v);
+      else out[k] = [v];
+    }
+    return out;
+  }
+  throw unsupportedType(type);
+}
+
+const unsupportedType = (type: string) =>
+  new ApiError(415, 'unsupported-media-type', `expected a form-encoded body, got Content-Type ${type}`);
+
+async function readJsonObject(c: Context): Promise<object> {
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    throw new ApiError(400, 'malformed-body', 'request body is not valid JSON');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ApiError(400, 'malformed-body', 'request body must be a JSON object');
+  }
+  return body;
+}
+
 /** A JSON field as text: strings as they are, lists of strings joined by spaces. */
 const jsonField = (v: unknown) =>
   typeof v === 'string'
@@ -51,24 +92,15 @@ const jsonField = (v: unknown) =>
 export async function readFields(c: Context): Promise<Record<string, string>> {
   const type = c.req.header('Content-Type') ?? '';
   if (type.includes('application/json')) {
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      throw new ApiError(400, 'malformed-body', 'request body is not valid JSON');
-    }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new ApiError(400, 'malformed-body', 'request body must be a JSON object');
-    }
     const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(body)) out[k] = jsonField(v);
+    for (const [k, v] of Object.entries(await readJsonObject(c))) out[k] = jsonField(v);
     return out;
   }
   if (type === '' || type.includes('application/x-www-form-urlencoded')) {
     const text = await c.req.text();
     return fieldsOf(new URLSearchParams(text));
   }
-  throw new ApiError(415, 'unsupported-media-type', `expected a form-encoded body, got Content-Type ${type}`);
+  throw unsupportedType(type);
 }
 
 /**

@@ -48,8 +48,14 @@ export interface ModifyCallRequest {
 
 /** Simulation control (the `/sim` routes). */
 export interface SimControl {
-  /** Places an inbound call from `from` to the number `to`. */
-  incomingCall(accountSid: string, params: { from: string; to: string }): Promise<CallRecord>;
+  /**
+   * Places an inbound call from `from` to the number `to`, with the SIP headers of its
+   * invitation (a repeated header's values top-most first).
+   */
+  incomingCall(
+    accountSid: string,
+    params: { from: string; to: string; headers?: Record<string, string | readonly string[]> },
+  ): Promise<CallRecord>;
   /** Sets the behaviour of a party address (phone number, `client:` or `sip:`). */
   setParty(accountSid: string, address: string, behaviour: PartyBehaviour): Promise<void>;
   /** The far end of a live call presses keys now. */

@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { ApiError, badParameter, notFound } from '../http/errors.js';
 import { toJson } from '../http/format.js';
-import { readFields } from '../http/params.js';
+import { readFieldLists, readFields } from '../http/params.js';
 import type { PartyBehaviour, SimControl } from './call-control.js';
 import { controlOf, type PlatformDeps, type PlatformEnv } from './context.js';
 import { callRep } from './representations.js';
@@ -54,10 +54,20 @@ export function registerSim(app: Hono<PlatformEnv>, deps: PlatformDeps): void {
   };
 
   app.post('/Calls', async (c) => {
-    const fields = await readFields(c);
+    const lists = await readFieldLists(c);
+    const fields = Object.fromEntries(Object.entries(lists).map(([k, v]) => [k, v.join(' ')]));
+    // `SipHeader_<name>` fields are the invitation's SIP headers; a repeated one keeps every
+    // value, top-most first.
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, values] of Object.entries(lists)) {
+      if (name.startsWith('SipHeader_') && name.length > 'SipHeader_'.length) {
+        headers[name.slice('SipHeader_'.length)] = values.length === 1 ? values[0] : values;
+      }
+    }
     const call = await simOf(deps).incomingCall(c.get('account').sid, {
       from: required(fields, 'From'),
       to: required(fields, 'To'),
+      headers: Object.keys(headers).length > 0 ? headers : undefined,
     });
     return c.json(toJson(callRep(call)));
   });

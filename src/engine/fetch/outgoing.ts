@@ -1,4 +1,5 @@
 import type { HttpMethod } from '../../rcml/model.js';
+import { formPairs } from '../params.js';
 import type { RequestKind } from '../types.js';
 import { splitCredentials } from './credentials.js';
 
@@ -36,7 +37,7 @@ export interface OutgoingInput {
 }
 
 function withQuery(url: string, params: Readonly<Record<string, string>>): string {
-  const qs = new URLSearchParams(params).toString();
+  const qs = new URLSearchParams(formPairs(params)).toString();
   if (!qs) return url;
   const hash = url.indexOf('#');
   const bare = hash < 0 ? url : url.slice(0, hash);
@@ -56,7 +57,7 @@ export function buildOutgoing(input: OutgoingInput, hook: OutgoingHook | undefin
     params: input.params,
     kind: input.kind,
     headers,
-    body: isGet ? undefined : new URLSearchParams(input.params).toString(),
+    body: isGet ? undefined : new URLSearchParams(formPairs(input.params)).toString(),
   };
   hook?.(request);
   return request;
