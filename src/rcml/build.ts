@@ -7,7 +7,7 @@
  * ~15k documents/s, and xmlbuilder2's callback writer (`createCB`) is slower still because it
  * creates a DOM fragment and copies a namespace map for every element.
  */
-import type { Dial, DialNoun, RcmlDocument, UnknownVerb, Verb } from './model.js';
+import type { Dial, DialNoun, NounVideo, RcmlDocument, UnknownVerb, Verb } from './model.js';
 
 /** How `buildRcml` writes XML. */
 export interface BuildOptions {
@@ -42,6 +42,7 @@ const NOT_ATTRIBUTES: ReadonlySet<string> = new Set([
   'text',
   'name',
   'attributes',
+  'video',
 ]);
 
 /** Field holding the element text, per verb or noun (default `text`). */
@@ -117,7 +118,7 @@ function attributesOf(node: object, textField: string): string {
   return out;
 }
 
-/** Line starts per depth; documents are at most three levels deep. */
+/** Line starts per depth; documents are at most four levels deep (a noun's `<Video>`). */
 const LINE_STARTS = ['\n', '\n  ', '\n    ', '\n      '];
 
 /** Accumulates the XML text. */
@@ -172,7 +173,7 @@ function writeNode(w: Writer, depth: number, name: string, node: object): void {
 
 /** A noun written back as Dial text, or undefined when it carries attributes text cannot hold. */
 function asText(noun: DialNoun): string | undefined {
-  if (attributesOf(noun, TEXT_FIELD[noun.noun]) !== '') return undefined;
+  if (attributesOf(noun, TEXT_FIELD[noun.noun]) !== '' || ('video' in noun && noun.video)) return undefined;
   if (noun.noun === 'Number') return noun.number;
   if (noun.noun === 'Client') return `client:${noun.name}`;
   if (noun.noun === 'Sip') return noun.uri;
@@ -188,8 +189,24 @@ function writeDial(w: Writer, depth: number, dial: Dial): void {
     return;
   }
   w.open(depth, 'Dial', attributes, '');
-  for (const noun of dial.nouns) writeNode(w, depth + 1, noun.noun, noun);
+  for (const noun of dial.nouns) {
+    if ('video' in noun && noun.video) writeVideoNoun(w, depth + 1, noun, noun.video);
+    else writeNode(w, depth + 1, noun.noun, noun);
+  }
   w.close(depth, 'Dial');
+}
+
+/**
+ * A noun with video, as the designer's noun converters write it: the destination in a `name`
+ * attribute after the others, then the `<Video>` child.
+ */
+function writeVideoNoun(w: Writer, depth: number, noun: DialNoun, video: NounVideo): void {
+  const textField = TEXT_FIELD[noun.noun];
+  const destination = textOf(noun, textField);
+  const name = destination === '' ? '' : ` name="${escapeAttribute(destination)}"`;
+  w.open(depth, noun.noun, attributesOf(noun, textField) + name, '');
+  w.leaf(depth + 1, 'Video', attributesOf(video, ''), '', false);
+  w.close(depth, noun.noun);
 }
 
 function writeUnknown(w: Writer, depth: number, verb: UnknownVerb): void {

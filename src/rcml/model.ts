@@ -94,9 +94,24 @@ export interface NumberNoun extends LegNounBase {
   sendDigits?: string;
 }
 
+/**
+ * Video of a Client, Sip or Conference noun (`<Video enable mode resolution layout overlay/>`),
+ * as the Visual Designer writes it when the application's video option is on. A noun with
+ * video names its destination in a `name` attribute. The engine runs calls as audio and keeps
+ * it for inspection only. `mode` (mcu, sfu) and `layout` (linear, tile) are Conference's.
+ */
+export interface NounVideo extends NodeBase {
+  enable?: boolean;
+  mode?: string;
+  resolution?: string;
+  layout?: string;
+  overlay?: string;
+}
+
 export interface ClientNoun extends LegNounBase {
   noun: 'Client';
   name: string;
+  video?: NounVideo;
 }
 
 export interface SipNoun extends LegNounBase {
@@ -105,6 +120,7 @@ export interface SipNoun extends LegNounBase {
   uri: string;
   username?: string;
   password?: string;
+  video?: NounVideo;
 }
 
 export interface ConferenceNoun extends NodeBase {
@@ -117,6 +133,7 @@ export interface ConferenceNoun extends NodeBase {
   waitUrl?: string;
   waitMethod?: HttpMethod;
   maxParticipants?: number;
+  video?: NounVideo;
 }
 
 export interface QueueNoun extends NodeBase {

@@ -1,5 +1,5 @@
 /** dial -> `<Dial>` with Number/Client/Conference/Sip nouns. */
-import type { Dial, DialNoun } from '../../rcml/model.js';
+import type { Dial, DialNoun, NounVideo } from '../../rcml/model.js';
 import { link, type RenderContext } from '../context.js';
 import type { DialNounSpec, DialStep } from '../schema.js';
 import { expand } from '../variables.js';
@@ -22,8 +22,24 @@ function statusCallbackOf(
   return undefined;
 }
 
+/**
+ * The noun's `<Video>` when the application's video option is on and the noun enables video,
+ * as ClientDialNoun, SipuriDialNoun and ConferenceDialNoun.render fill it: `enable`, and the
+ * saved values as they are (`mode` and `layout` for a conference).
+ */
+function videoOf(spec: DialNounSpec, ctx: RenderContext): NounVideo | undefined {
+  if (!ctx.app.videoSupport || spec.enableVideo !== true || spec.dialType === 'number') return undefined;
+  const video: NounVideo = { enable: true };
+  if (spec.dialType === 'conference' && spec.videoMode !== undefined) video.mode = spec.videoMode;
+  if (spec.videoResolution !== undefined) video.resolution = spec.videoResolution;
+  if (spec.dialType === 'conference' && spec.videoLayout !== undefined) video.layout = spec.videoLayout;
+  if (spec.videoOverlay !== undefined) video.overlay = spec.videoOverlay;
+  return video;
+}
+
 function renderNoun(spec: DialNounSpec, ctx: RenderContext): DialNoun {
   const destination = expand(spec.destination, ctx.vars);
+  const video = videoOf(spec, ctx);
   if (spec.dialType === 'conference') {
     const noun: DialNoun = { noun: 'Conference', name: destination };
     if (spec.muted !== undefined) noun.muted = spec.muted;
@@ -36,6 +52,7 @@ function renderNoun(spec: DialNounSpec, ctx: RenderContext): DialNoun {
     if (spec.waitModule) noun.waitUrl = link(ctx, spec.waitModule);
     else if (spec.waitUrl) noun.waitUrl = expand(spec.waitUrl, ctx.vars);
     if (spec.waitMethod) noun.waitMethod = spec.waitMethod;
+    if (video) noun.video = video;
     return noun;
   }
   const url = spec.beforeConnectModule ? link(ctx, spec.beforeConnectModule) : undefined;
@@ -51,6 +68,7 @@ function renderNoun(spec: DialNounSpec, ctx: RenderContext): DialNoun {
   }
   if (url && spec.dialType !== 'sipuri') noun.url = url;
   if (statusCallback) noun.statusCallback = statusCallback;
+  if (video && noun.noun !== 'Number') noun.video = video;
   return noun;
 }
 

@@ -1,9 +1,10 @@
 import type { ReadContext } from '../context.js';
 import type { ConferenceNoun } from '../model.js';
-import { readAttributes, rejectChildren } from '../read.js';
+import { readAttributes } from '../read.js';
 import type { XmlElement } from '../xml/scan.js';
 import { nounTarget } from './noun-target.js';
 import { type AttrRules, bool, int, method, text } from './rules.js';
+import { readNounVideo } from './video.js';
 
 /** Values used when `<Conference>` leaves an attribute out. */
 export const conferenceDefaults = {
@@ -20,7 +21,7 @@ export const conferenceDefaults = {
   >
 >;
 
-export const conferenceAttributes: AttrRules<Omit<ConferenceNoun, 'noun' | 'name' | 'pos'>> = {
+export const conferenceAttributes: AttrRules<Omit<ConferenceNoun, 'noun' | 'name' | 'video' | 'pos'>> = {
   muted: bool(),
   beep: bool(),
   startConferenceOnEnter: bool(),
@@ -32,12 +33,13 @@ export const conferenceAttributes: AttrRules<Omit<ConferenceNoun, 'noun' | 'name
 
 /** Reads `<Conference>` inside Dial; the text names the room. */
 export function readConference(el: XmlElement, ctx: ReadContext): ConferenceNoun {
-  rejectChildren(el, ctx);
-  const name = nounTarget(el, ctx, 'the conference room name');
+  const video = readNounVideo(el, ctx, true);
+  const name = nounTarget(el, ctx, 'the conference room name', video !== undefined);
   return {
     noun: 'Conference',
     name,
     ...readAttributes(el, conferenceAttributes, ctx, 'name'),
+    ...(video && { video }),
     pos: ctx.pos(el.offset),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Dial, parseRcml, textTarget } from '../../../src/rcml/index.js';
+import { buildRcml, type Dial, parseRcml, textTarget } from '../../../src/rcml/index.js';
 
 function dial(xml: string): Dial {
   const result = parseRcml(`<Response>${xml}</Response>`);
@@ -42,16 +42,53 @@ describe('Dial', () => {
   });
 
   it('uses a `name` attribute when the noun text is empty, with a warning', () => {
-    const result = parseRcml(
-      '<Response><Dial><Conference name="1112"><Video/></Conference></Dial></Response>',
-    );
+    const result = parseRcml('<Response><Dial><Conference name="1112"/></Dial></Response>');
     expect(result.ok).toBe(true);
-    expect(result.diagnostics.map((d) => [d.code, d.column])).toEqual([
-      ['rcml.unknown-attribute', 29],
-      ['rcml.unknown-element', 41],
-    ]);
+    expect(result.diagnostics.map((d) => [d.code, d.column])).toEqual([['rcml.unknown-attribute', 29]]);
     if (result.ok)
       expect((result.document.verbs[0] as Dial).nouns).toMatchObject([{ noun: 'Conference', name: '1112' }]);
+  });
+
+  // The Visual Designer's noun converters (ClientNounConverter, SipuriNounConverter,
+  // ConferenceNounConverter.marshal) write a noun with video as name="destination" plus a
+  // <Video enable mode resolution layout overlay/> child.
+  it('reads a <Video> child, the destination then in `name` without a warning', () => {
+    const xml =
+      '<Response><Dial><Client statusCallback="http://cb" name="alice"><Video enable="true" resolution="720p" overlay="Sales"/></Client>' +
+      '<Sip name="sip:bob@x.test"><Video enable="true"/></Sip>' +
+      '<Conference beep="false" name="room7"><Video enable="true" mode="sfu" resolution="1080p" layout="tile" overlay=""/></Conference></Dial></Response>';
+    const result = parseRcml(xml);
+    expect(result.diagnostics).toEqual([]);
+    const nouns = result.ok ? (result.document.verbs[0] as Dial).nouns : [];
+    expect(nouns).toMatchObject([
+      {
+        noun: 'Client',
+        name: 'alice',
+        statusCallback: 'http://cb',
+        video: { enable: true, resolution: '720p', overlay: 'Sales' },
+      },
+      { noun: 'Sip', uri: 'sip:bob@x.test', video: { enable: true } },
+      {
+        noun: 'Conference',
+        name: 'room7',
+        beep: false,
+        video: { enable: true, mode: 'sfu', resolution: '1080p', layout: 'tile', overlay: '' },
+      },
+    ]);
+    // Written back the same way.
+    const doc = result.ok ? result.document : { verbs: [] };
+    expect(buildRcml(doc, { pretty: false })).toBe(`<?xml version="1.0" encoding="UTF-8"?>${xml}`);
+  });
+
+  it('warns about a second <Video>, a Video attribute of another noun, and anything else in a noun', () => {
+    const result = parseRcml(
+      '<Response><Dial><Client name="a"><Video layout="tile"/><Video/><Say>x</Say></Client></Dial></Response>',
+    );
+    expect(result.diagnostics.map((d) => d.code)).toEqual([
+      'rcml.unknown-attribute',
+      'rcml.unknown-element',
+      'rcml.nesting',
+    ]);
   });
 
   it('ignores a `name` attribute beside text, with a warning', () => {
