@@ -18,6 +18,7 @@ import {
 } from './enterprise/mount.js';
 import { methodsAllowed } from './http/allow.js';
 import { basicAuth } from './http/auth.js';
+import { limitBodyShape } from './http/body-shape.js';
 import { ApiError, errorResponse } from './http/errors.js';
 import { createListCache } from './http/list-cache.js';
 import { noStore } from './http/no-store.js';
@@ -193,7 +194,7 @@ export function createApp(options: AppOptions): Hono {
     c.req.path.startsWith(`${designerPath}/`) ||
     isUpload(c.req.method, c.req.path)
       ? next()
-      : limitBody(c, next),
+      : limitBody(c, () => limitBodyShape(c, next)),
   );
   mountEnterpriseAreas(
     app,
