@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { controllerHandler } from '../../src/api/designer/controller.js';
 import { createEngineApp } from '../../src/api/engine-server.js';
 import { formPairs, voiceParams } from '../../src/engine/params.js';
 import { createMemoryStore } from '../../src/store/memory.js';
@@ -91,5 +92,26 @@ describe('SIP headers with repeated values', () => {
     expect(pairs.filter(([k]) => k === 'SipHeader_Diversion').map(([, v]) => v)).toEqual(DIVERSIONS);
     expect(pairs.filter(([k]) => k === 'SipHeader_X-One')).toEqual([['SipHeader_X-One', 'a']]);
     expect(pairs.filter(([k]) => k === 'Note')).toEqual([['Note', 'two\nlines']]);
+  });
+});
+
+describe('the Visual Designer controller', () => {
+  it('joins a repeated SIP header with commas, in process as over HTTP', async () => {
+    const seen: Array<Record<string, string>> = [];
+    const runtime = {
+      render: async (req: { params: Record<string, string> }) => {
+        seen.push(req.params);
+        return { ok: true as const, xml: '<Response/>' };
+      },
+    } as unknown as Parameters<typeof controllerHandler>[0];
+    const handler = controllerHandler(runtime);
+    const params = voiceParams(call(1), { Diversion: DIVERSIONS, 'X-One': 'a' });
+    await handler({
+      url: `${BASE}/visual-designer/services/apps/AP${'1'.repeat(32)}/controller`,
+      method: 'POST',
+      params,
+    });
+    expect(seen[0]['SipHeader_Diversion']).toBe(DIVERSIONS.join(','));
+    expect(seen[0]['SipHeader_X-One']).toBe('a');
   });
 });

@@ -5,7 +5,9 @@
  * ignored) and in process for
  * the engine (the call's `AccountSid` must own the application).
  */
+
 import type { Context, Hono } from 'hono';
+import { formPairs } from '../../engine/params.js';
 import type { HandlerRequest, HandlerResponse } from '../../engine/types.js';
 import { ApiError } from '../http/errors.js';
 import type { DesignerDeps, DesignerEnv } from './context.js';
@@ -86,7 +88,10 @@ export function controllerHandler(
         message: `no controller at ${req.url}`,
       });
     }
-    const split = splitTarget({ ...Object.fromEntries(url.searchParams), ...req.params });
+    // A repeated SIP header reaches an in-process handler as one string (see `formPairs`): its
+    // values are joined with commas here, as over HTTP.
+    const params = joinRepeated(formPairs(req.params));
+    const split = splitTarget({ ...Object.fromEntries(url.searchParams), ...params });
     return asResponse(await runtime.render({ accountSid, sid: decodeURIComponent(sid), ...split }));
   };
 }
