@@ -12,6 +12,7 @@ const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<voi
   { name: 'engine', load: () => import('./engine.js') },
   { name: 'callqueue', load: () => import('./callqueue.js') },
   { name: 'load', load: () => import('./load.js') },
+  { name: 'serve', load: () => import('./serve.js') },
 ];
 
 for (const suite of suites) {

@@ -6,6 +6,7 @@ import type { CallQueueStore } from '../store/callqueue/ports.js';
 import { createMemoryDesignerStore } from '../store/designer/memory.js';
 import type { Store } from '../store/ports.js';
 import type { SidFactory } from '../store/sid.js';
+import { StoreUnavailableError } from '../store/write-queue.js';
 import { createCallQueueRoutes } from './callqueue/index.js';
 import type { CallQueueRouting } from './callqueue/routing.js';
 import { SERVICE_PATH } from './designer/context.js';
@@ -23,6 +24,7 @@ import { ApiError, errorResponse } from './http/errors.js';
 import { createListCache } from './http/list-cache.js';
 import { noStore } from './http/no-store.js';
 import { createRateLimiter, limitRequests, type RateLimitOptions } from './http/rate-limit.js';
+import { refuseWritesWhileStoreDown, storeUnavailable } from './http/store-unavailable.js';
 import { isClientAbort, mountOps, type OpsOptions, readinessOf } from './ops/index.js';
 import { registerAccounts } from './platform/accounts.js';
 import { registerApplications } from './platform/applications.js';
@@ -176,6 +178,7 @@ export function createApp(options: AppOptions): Hono {
     app.use('*', limitRequests(options.store.accounts, createRateLimiter(options.rateLimit)));
   }
   mountOps(app, base.path, readinessOf(options.ops, options.store), options.ops?.metrics);
+  app.use('*', refuseWritesWhileStoreDown(options.store.writes));
   const maxSize = options.maxBodyBytes ?? 1024 * 1024;
   const limitBody = bodyLimit({
     maxSize,
@@ -215,6 +218,7 @@ export function createApp(options: AppOptions): Hono {
     }
     if (err instanceof ApiError)
       return (err as { problems?: unknown }).problems ? designerError(err, c) : errorResponse(c, err);
+    if (err instanceof StoreUnavailableError) return storeUnavailable(c, err.message);
     if (err instanceof CallControlError) {
       return errorResponse(
         c,

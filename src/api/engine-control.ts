@@ -25,6 +25,11 @@ export interface EngineControlOptions {
    * the account answer 409 (not live) rather than 404 when the engine no longer retains it.
    */
   store?: Store;
+  /**
+   * Resolves once the call's latest record is committed (see `StoreSink.written`): POST Calls
+   * answers only then. When it rejects, the call is ended and the request fails with that error.
+   */
+  committed?: (callSid: string) => Promise<void>;
 }
 
 /** Maps an engine refusal to the port's error; anything else is rethrown unchanged. */
@@ -145,11 +150,26 @@ export function createEngineControl(engine: Engine, options: EngineControlOption
         Timeout: p.timeout,
         headers: Object.keys(p.sipHeaders).length > 0 ? p.sipHeaders : undefined,
       };
+      let created: CallRecord;
       try {
-        return copy(engine.createCall(params));
+        created = copy(engine.createCall(params));
       } catch (err) {
         translate(err);
       }
+      if (options.committed) {
+        try {
+          await options.committed(created.sid);
+        } catch (err) {
+          // Not acknowledged, so not left running: its record says how it ended once written.
+          try {
+            engine.modifyCall(created.sid, { Status: 'completed' });
+          } catch {
+            // Already ended.
+          }
+          throw err;
+        }
+      }
+      return created;
     },
 
     async modifyCall(accountSid: string, callSid: string, p: ModifyCallRequest) {

@@ -10,6 +10,7 @@ import type { CallQueueStore } from '../store/callqueue/ports.js';
 import { createMemoryDesignerStore } from '../store/designer/memory.js';
 import type { DesignerStore } from '../store/designer/ports.js';
 import type { Store } from '../store/ports.js';
+import { randomSid } from '../store/sid.js';
 import { createStoreSink, type StoreSink } from '../store/sink.js';
 import { storedSidDigits } from '../store/stored-sids.js';
 import { createApp } from './app.js';
@@ -129,7 +130,7 @@ function accountAwareSink(
   store: Store,
   engineAccount: () => string,
   onError: ((err: unknown) => void) | undefined,
-): RecordSink & Pick<StoreSink, 'settled'> {
+): RecordSink & Pick<StoreSink, 'settled' | 'written'> {
   const base = createStoreSink(store, onError);
   const owners = new Map<string, string>();
   return {
@@ -148,9 +149,17 @@ function accountAwareSink(
   };
 }
 
+/**
+ * Notification code of records dropped because the store could not write and its queue was
+ * full (numeric, as every notification's; docs/engine.md "Notification codes").
+ */
+export const STORE_OVERFLOW_CODE = '12402';
+
 /** An engine writing to the store, and how to wait until its writes have landed. */
 interface StoredEngine {
   engine: Engine;
+  /** Resolves once the call's latest record is committed (see `StoreSink.written`). */
+  written(callSid: string): Promise<void>;
   /** Ends live calls, then waits for every record write (the store may then be closed). */
   close(options?: { graceMs?: number }): Promise<void>;
   /** Live calls per account, when their number is limited. */
@@ -159,7 +168,7 @@ interface StoredEngine {
 
 /** The engine's call control, held to the account limits and closed to new calls while draining. */
 function controlOf(options: EngineAppOptions, stored: StoredEngine, drainState: DrainState): CallControl {
-  const control = createEngineControl(stored.engine, { store: options.store });
+  const control = createEngineControl(stored.engine, { store: options.store, committed: stored.written });
   const max = options.accountLimits?.maxLiveCalls;
   const limited =
     stored.liveCalls && max !== undefined ? limitLiveCalls(control, stored.liveCalls, max) : control;
@@ -221,15 +230,32 @@ async function buildEngine(options: EngineAppOptions, baseUrl: () => string): Pr
     },
   });
   ops?.metrics?.watchLiveCalls(engine);
+  const metrics = ops?.metrics;
+  const stopBatches =
+    metrics && options.store.writes?.onBatch((b) => metrics.storeWrite(b.ms / 1000, b.size));
   for (const [number, config] of Object.entries(options.numbers ?? {})) engine.setNumber(number, config);
+  // Records dropped while the store could not write are told in a notification too (written
+  // once the store recovers), not only in the log.
+  const stopOverflow = options.store.writes?.onOverflow((dropped) => {
+    sink.notification?.({
+      sid: randomSid('NO'),
+      accountSid: engine.accountSid,
+      code: STORE_OVERFLOW_CODE,
+      log: 0,
+      message: `rcml.store-overflow: the store could not write and its queue was full: records dropped (${dropped} so far)`,
+      dateCreated: engine.now(),
+    });
+  });
   const close = async (closeOptions: { graceMs?: number } = {}) => {
+    stopOverflow?.();
+    stopBatches?.();
     try {
       await engine.close(closeOptions);
     } finally {
       await sink.settled();
     }
   };
-  return { engine, close, liveCalls };
+  return { engine, close, liveCalls, written: (callSid) => stored.written(callSid) };
 }
 
 const pathOf = (baseUrl: string | undefined) =>

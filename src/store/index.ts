@@ -23,3 +23,10 @@ export { ACCOUNT_SID_PATTERN, randomSid, type SidFactory, sequentialSids } from 
 export { createStoreSink, type StoreSink } from './sink.js';
 export { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from './sqlite/open.js';
 export type * from './types.js';
+export {
+  type Committer,
+  StoreOverflowError,
+  StoreUnavailableError,
+  WriteQueue,
+  type WriteQueueOptions,
+} from './write-queue.js';

@@ -71,6 +71,39 @@ export interface ApplicationRepository {
   delete(accountSid: string, sid: string): Promise<boolean>;
 }
 
+/** What one committed batch of writes cost. */
+export interface WriteBatch {
+  /** Writes committed together. */
+  size: number;
+  /** Time to commit them, ms. */
+  ms: number;
+}
+
+/** Whether a store can write now, and what waits. */
+export interface WriteState {
+  /** False while the store cannot commit (full disk, I/O error, lost connection). */
+  writable: boolean;
+  /** Writes waiting to be committed. */
+  queued: number;
+  /** Writes refused since start because the queue was full while the store could not write. */
+  dropped: number;
+  /** Why the store cannot write, while it cannot. */
+  error?: string;
+}
+
+/** The write queue of a store with group commit (see `WriteQueue`). */
+export interface StoreWrites {
+  readonly writable: boolean;
+  readonly queued: number;
+  state(): WriteState;
+  /** Called after each committed batch; returns the way to stop. */
+  onBatch(hook: (batch: WriteBatch) => void): () => void;
+  /** Called when the store stops or starts writing again; returns the way to stop. */
+  onState(hook: (state: WriteState) => void): () => void;
+  /** Called at the first write refused because the queue is full, once per outage, with the total refused. */
+  onOverflow(hook: (dropped: number) => void): () => void;
+}
+
 /** Every repository of one backing store. */
 export interface Store {
   readonly accounts: AccountRepository;
@@ -79,6 +112,8 @@ export interface Store {
   readonly gathers: GatherRepository;
   readonly notifications: NotificationRepository;
   readonly applications: ApplicationRepository;
+  /** Its write queue, when writes are queued and committed in groups (SQLite, PostgreSQL). */
+  readonly writes?: StoreWrites;
   /** Releases files and handles; the store must not be used afterwards. */
   close(): Promise<void>;
 }

@@ -3,7 +3,9 @@
  * (every registered check passes; 503 naming the failing ones) and `GET /metrics` (Prometheus
  * text). None needs authentication and none reveals a secret.
  */
+
 import type { Context, Hono } from 'hono';
+import type { StoreWrites } from '../../store/ports.js';
 import type { Logger } from './log.js';
 import type { PlatformMetrics } from './metrics.js';
 import { createReadiness, type Readiness } from './readiness.js';
@@ -47,10 +49,22 @@ export interface OpsOptions {
 /** A sid no account has: reading it makes the store answer without returning anything. */
 const PROBE_SID = `AC${'0'.repeat(32)}`;
 
-/** The `store` check: one read through the store's accounts. */
-export function storeCheck(store: { accounts: { get(sid: string): Promise<unknown> } }): () => Promise<void> {
+/**
+ * The `store` check: one read through the store's accounts, and, for a store with a write queue,
+ * that it can write (a full disk or an I/O error makes it down while its writes wait).
+ */
+export function storeCheck(store: {
+  accounts: { get(sid: string): Promise<unknown> };
+  writes?: Pick<StoreWrites, 'state'>;
+}): () => Promise<void> {
   return async () => {
     await store.accounts.get(PROBE_SID);
+    const state = store.writes?.state();
+    if (state && !state.writable) {
+      throw new Error(
+        `the store cannot write: ${state.error ?? 'unknown error'} (${state.queued} write(s) waiting)`,
+      );
+    }
   };
 }
 

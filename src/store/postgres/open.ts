@@ -112,8 +112,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     gathers: postgresGathers(db, writer),
     notifications: postgresNotifications(db, writer),
     applications: postgresApplications(db, writer),
+    writes: writer,
     close: () => {
-      closing ??= writer.settled().then(() => pool.end());
+      closing ??= writer.settled().then(() => {
+        writer.close();
+        return pool.end();
+      });
       return closing;
     },
   };

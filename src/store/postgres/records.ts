@@ -16,6 +16,9 @@ const first = <T>(rows: Array<{ data: string }>): T | undefined =>
 /** A write of one statement, prepared under `name`. */
 const one = (name: string, text: string, values: unknown[]) => ({ statements: [{ name, text, values }] });
 
+/** Writes a client waits for: refused at once, not held, while the database cannot write. */
+const CLIENT_WRITE = { failFast: true };
+
 export function postgresAccounts(db: Reader, writer: GroupWriter): AccountRepository {
   return {
     put: async (a) => {
@@ -26,6 +29,7 @@ export function postgresAccounts(db: Reader, writer: GroupWriter): AccountReposi
             ON CONFLICT (sid) DO UPDATE SET data = excluded.data`,
           [a.sid, a.dateCreated, JSON.stringify(a)],
         ),
+        CLIENT_WRITE,
       );
     },
     get: async (sid) =>
@@ -120,6 +124,7 @@ export function postgresApplications(db: Reader, writer: GroupWriter): Applicati
             ON CONFLICT (sid) DO UPDATE SET account_sid = excluded.account_sid, data = excluded.data`,
           [a.sid, a.accountSid, JSON.stringify(a)],
         ),
+        CLIENT_WRITE,
       );
     },
     get: async (accountSid, sid) =>
@@ -135,6 +140,7 @@ export function postgresApplications(db: Reader, writer: GroupWriter): Applicati
           sid,
           accountSid,
         ]),
+        CLIENT_WRITE,
       );
       return (res.rowCount ?? 0) > 0;
     },
@@ -183,6 +189,7 @@ export function postgresRecordings(db: Reader, writer: GroupWriter): RecordingRe
           sid,
           accountSid,
         ]),
+        CLIENT_WRITE,
       );
       return (res.rowCount ?? 0) > 0;
     },

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { WriteQueue, type WriteQueueOptions } from '../write-queue.js';
 
 /** One statement of a write. */
 export interface Statement {
@@ -15,104 +16,63 @@ export interface Statement {
  */
 export type Write = { statements: Statement[] } | { run: (client: pg.PoolClient) => Promise<unknown> };
 
-interface Pending {
-  write: Write;
-  resolve: (result: unknown) => void;
-  reject: (err: unknown) => void;
+// SQLSTATE classes and codes that say the database cannot write for now: connection
+// exceptions, insufficient resources (disk full), operator intervention (shutdown), system
+// errors (I/O), serialization failures and deadlocks.
+const TRANSIENT_SQLSTATE = /^(08|53|57P0|58|40001|40P01)/;
+const TRANSIENT_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH']);
+
+/** Whether an error of a PostgreSQL write is worth retrying: the server, not the write, failed. */
+export function transientPostgresError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string') return TRANSIENT_SQLSTATE.test(code) || TRANSIENT_SOCKET.has(code);
+  // The pool's own failures carry no code.
+  return (
+    err instanceof Error &&
+    /^(Connection terminated|timeout exceeded when trying to connect)/.test(err.message)
+  );
+}
+
+/** Runs the writes on one connection, in one transaction: their results, or a throw after rolling back. */
+async function commitOnPool(pool: pg.Pool, batch: readonly Write[]): Promise<unknown[]> {
+  const client = await pool.connect();
+  const results: unknown[] = [];
+  try {
+    await client.query('BEGIN');
+    for (const write of batch) {
+      if ('run' in write) {
+        results.push(await write.run(client));
+        continue;
+      }
+      let last: unknown;
+      for (const s of write.statements) last = await client.query(s);
+      results.push(last);
+    }
+    await client.query('COMMIT');
+    return results;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
 }
 
 /**
- * Group commit over a pool: every write made during one event-loop turn is committed in one
- * transaction, in the order it was made, on one connection. Writes therefore never overtake one
- * another (a call's `completed` never lands before its `ringing`), and a burst costs one commit.
- * When a batch fails, each of its writes is retried alone, so one bad write fails only itself.
+ * Group commit over a pool (see {@link WriteQueue}): every write made during one event-loop
+ * turn is committed in one transaction, in the order it was made, on one connection. Writes
+ * therefore never overtake one another (a call's `completed` never lands before its `ringing`),
+ * and a burst costs one commit. When a batch fails, each of its writes is retried alone, so one
+ * bad write fails only itself; while the server cannot be reached or cannot write, writes wait
+ * and are retried with backoff.
  */
-export class GroupWriter {
-  private queue: Pending[] = [];
-  private running: Promise<void> | undefined;
-  private scheduled = false;
-
-  constructor(private readonly pool: pg.Pool) {}
+export class GroupWriter extends WriteQueue<Write> {
+  constructor(pool: pg.Pool, options: WriteQueueOptions = {}) {
+    super((batch) => commitOnPool(pool, batch), { transient: transientPostgresError, ...options });
+  }
 
   /** Queues a write; resolves with the last statement's result (or `run`'s) once committed. */
-  write<T = pg.QueryResult>(write: Write): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ write, resolve: resolve as (r: unknown) => void, reject });
-      this.schedule();
-    });
-  }
-
-  /** True when no write is queued or committing. */
-  get idle(): boolean {
-    return this.queue.length === 0 && this.running === undefined;
-  }
-
-  /** Resolves once every write queued so far is committed (or has failed). */
-  async settled(): Promise<void> {
-    while (!this.idle) {
-      if (this.running) await this.running;
-      else await new Promise<void>((r) => setImmediate(r));
-    }
-  }
-
-  private schedule(): void {
-    if (this.scheduled || this.running) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      this.running = this.drain().finally(() => {
-        this.running = undefined;
-        if (this.queue.length > 0) this.schedule();
-      });
-    });
-  }
-
-  private async drain(): Promise<void> {
-    const batch = this.queue;
-    this.queue = [];
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (err) {
-      for (const p of batch) p.reject(err);
-      return;
-    }
-    try {
-      const results = await this.commit(client, batch);
-      if (results) {
-        for (const [i, p] of batch.entries()) p.resolve(results[i]);
-        return;
-      }
-      if (batch.length === 1) return;
-      for (const p of batch) {
-        const one = await this.commit(client, [p]);
-        if (one) p.resolve(one[0]);
-      }
-    } finally {
-      client.release();
-    }
-  }
-
-  /** Runs the writes in one transaction: their results, or undefined after rejecting a lone failure. */
-  private async commit(client: pg.PoolClient, batch: Pending[]): Promise<unknown[] | undefined> {
-    const results: unknown[] = [];
-    try {
-      await client.query('BEGIN');
-      for (const { write } of batch) {
-        if ('run' in write) {
-          results.push(await write.run(client));
-          continue;
-        }
-        let last: unknown;
-        for (const s of write.statements) last = await client.query(s);
-        results.push(last);
-      }
-      await client.query('COMMIT');
-      return results;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      if (batch.length === 1) batch[0].reject(err);
-      return undefined;
-    }
+  override write<T = pg.QueryResult>(write: Write, options: { failFast?: boolean } = {}): Promise<T> {
+    return super.write<T>(write, options);
   }
 }

@@ -3,7 +3,9 @@ import type { CallRecord } from '../../engine/records.js';
 import { TERMINAL_STATUSES } from '../../engine/records.js';
 import type { CallRepository } from '../ports.js';
 import type { CallQuery, CallSortKey } from '../types.js';
+import type { WriteQueue } from '../write-queue.js';
 import { offsetAfter } from './paging.js';
+import { RepositoryWrites, type SqliteWrite } from './writer.js';
 
 const SORT_COLUMNS: Record<CallSortKey, string> = {
   dateCreated: 'date_created',
@@ -114,14 +116,18 @@ export function callListSql(q: CallQuery): { count: string; page: string } {
   };
 }
 
-/** The calls repository over SQLite. */
 /** The SQLite calls repository, told by retention which accounts lost calls. */
 export interface SqliteCallRepository extends CallRepository {
   /** Calls of the account were deleted behind the repository's back: its version moves on. */
   removed(accountSid: string): void;
 }
 
-export function sqliteCalls(db: Database.Database): SqliteCallRepository {
+/**
+ * The calls repository over SQLite. Writes go through the store's write queue (group commit);
+ * reads first commit what is queued, so a reader sees every write made before it.
+ */
+export function sqliteCalls(db: Database.Database, writer: WriteQueue<SqliteWrite>): SqliteCallRepository {
+  const writes = new RepositoryWrites(writer);
   const upsert = db.prepare(`INSERT INTO calls
       (sid, account_sid, parent_call_sid, direction, from_addr, to_addr, status, live, date_created,
        start_time, end_time, duration, data)
@@ -133,7 +139,7 @@ export function sqliteCalls(db: Database.Database): SqliteCallRepository {
       live = excluded.live, date_created = excluded.date_created, start_time = excluded.start_time,
       end_time = excluded.end_time, duration = excluded.duration, data = excluded.data`);
   const getOne = db.prepare('SELECT data FROM calls WHERE sid = ? AND account_sid = ?').pluck();
-  const live = db.prepare('SELECT data FROM calls WHERE live = 1 ORDER BY date_created, sid').pluck();
+  const liveRows = db.prepare('SELECT data FROM calls WHERE live = 1 ORDER BY date_created, sid').pluck();
 
   // One pair of statements per query shape (filters present, sort): prepared once.
   const shapes = new Map<string, { count: Database.Statement; page: Database.Statement }>();
@@ -153,18 +159,28 @@ export function sqliteCalls(db: Database.Database): SqliteCallRepository {
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const accountOfSid = db.prepare('SELECT account_sid FROM calls WHERE sid = ?').pluck();
   let seenDataVersion = dataVersion.get();
-  let writes = 0;
+  let sequence = 0;
   let foreignWrite = 0;
   const versions = new Map<string, number>();
+
+  // Queued writes by sid: a call that changes again before its write commits changes that
+  // write's record (the engine reports every change; a reader only ever sees the latest).
+  const queued = new Map<string, { record: CallRecord; done: Promise<void> }>();
+  // What is committed of each live call (its account and stored JSON): an unchanged record is
+  // not written again, and no query is needed to learn a live call's account.
+  const live = new Map<string, { accountSid: string; data: string }>();
+
   const touched = (c: CallRecord) => {
-    const before = accountOfSid.get(c.sid) as string | undefined;
-    writes++;
-    versions.set(c.accountSid, writes);
-    if (before !== undefined && before !== c.accountSid) versions.set(before, writes);
+    const before =
+      queued.get(c.sid)?.record.accountSid ??
+      live.get(c.sid)?.accountSid ??
+      (accountOfSid.get(c.sid) as string | undefined);
+    sequence++;
+    versions.set(c.accountSid, sequence);
+    if (before !== undefined && before !== c.accountSid) versions.set(before, sequence);
   };
 
-  const put = (c: CallRecord) => {
-    touched(c);
+  const upsertRow = (c: CallRecord, data: string, terminal: boolean) =>
     upsert.run({
       sid: c.sid,
       accountSid: c.accountSid,
@@ -173,26 +189,60 @@ export function sqliteCalls(db: Database.Database): SqliteCallRepository {
       from: c.from,
       to: c.to,
       status: c.status,
-      live: TERMINAL_STATUSES.has(c.status) ? 0 : 1,
+      live: terminal ? 0 : 1,
       dateCreated: c.dateCreated,
       startTime: c.startTime ?? null,
       endTime: c.endTime ?? null,
       duration: c.duration ?? 0,
-      data: JSON.stringify(c),
+      data,
     });
+
+  const put = (c: CallRecord): Promise<void> => {
+    touched(c);
+    const held = queued.get(c.sid);
+    if (held) {
+      held.record = c;
+      return held.done;
+    }
+    const entry = { record: c, done: Promise.resolve() };
+    let written: { accountSid: string; data: string } | undefined;
+    let terminal = false;
+    entry.done = writes.write<void>({
+      run: () => {
+        if (queued.get(c.sid) === entry) queued.delete(c.sid);
+        const record = entry.record;
+        const data = JSON.stringify(record);
+        terminal = TERMINAL_STATUSES.has(record.status);
+        written = { accountSid: record.accountSid, data };
+        const before = live.get(record.sid);
+        if (before?.data === data && before.accountSid === record.accountSid) return;
+        upsertRow(record, data, terminal);
+      },
+      committed: () => {
+        if (!written) return;
+        if (terminal) live.delete(c.sid);
+        else live.set(c.sid, written);
+      },
+    });
+    queued.set(c.sid, entry);
+    return entry.done;
   };
-  const putMany = db.transaction((calls: readonly CallRecord[]) => {
-    for (const c of calls) put(c);
-  });
 
   return {
-    put: async (c) => void put(c),
-    putMany: async (calls) => putMany(calls),
+    put,
+    putMany: async (calls) => {
+      await Promise.all(calls.map(put));
+    },
     get: async (accountSid, sid) => {
+      // A call whose write waits is read from the queue: its record there is the latest.
+      const held = queued.get(sid)?.record;
+      if (held?.accountSid === accountSid) return structuredClone(held);
+      if (held) writes.flush();
       const data = getOne.get(sid, accountSid) as string | undefined;
       return data === undefined ? undefined : (JSON.parse(data) as CallRecord);
     },
     list: async (q) => {
+      writes.flush();
       const { count, page } = statementsOf(q);
       const params = paramsOf(q);
       // -1: no LIMIT in SQLite.
@@ -211,15 +261,18 @@ export function sqliteCalls(db: Database.Database): SqliteCallRepository {
       const rows = page.all(...params, q.limit, offset) as string[];
       return { items: rows.map((d) => JSON.parse(d) as CallRecord), total, offset };
     },
-    listLive: async () => (live.all() as string[]).map((d) => JSON.parse(d) as CallRecord),
+    listLive: async () => {
+      writes.flush();
+      return (liveRows.all() as string[]).map((d) => JSON.parse(d) as CallRecord);
+    },
     removed: (accountSid) => {
-      versions.set(accountSid, ++writes);
+      versions.set(accountSid, ++sequence);
     },
     version: async (accountSid) => {
       const v = dataVersion.get();
       if (v !== seenDataVersion) {
         seenDataVersion = v;
-        foreignWrite = ++writes;
+        foreignWrite = ++sequence;
       }
       return Math.max(versions.get(accountSid) ?? 0, foreignWrite);
     },

@@ -5,11 +5,13 @@ import type { Store } from '../ports.js';
 import { closeInterruptedCalls } from '../recover.js';
 import type { Prunable } from '../retention.js';
 import { randomSid, type SidFactory } from '../sid.js';
+import type { WriteQueueOptions } from '../write-queue.js';
 import { sqliteCalls } from './calls.js';
 import { migrate } from './migrations.js';
 import { sqlitePruner } from './prune.js';
 import { sqliteRecordings } from './recordings.js';
 import { sqliteAccounts, sqliteApplications, sqliteGathers, sqliteNotifications } from './records.js';
+import { createSqliteWriter } from './writer.js';
 
 /** Options of {@link openSqliteStore}. */
 export interface SqliteStoreOptions {
@@ -30,6 +32,8 @@ export interface SqliteStoreOptions {
    * data directory beside a running server (e.g. to rotate a token), whose calls are live.
    */
   closeInterrupted?: boolean;
+  /** Batch size, queue bound and retry timing of the write queue (see `WriteQueue`). */
+  writes?: WriteQueueOptions;
 }
 
 /** A SQLite store, plus what opening it found. */
@@ -64,30 +68,30 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
       `cannot open the store in ${options.dir}: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
-  const calls = sqliteCalls(db);
+  const writer = createSqliteWriter(db, options.writes);
+  const calls = sqliteCalls(db, writer);
   const store: Store & Prunable = {
-    accounts: sqliteAccounts(db),
+    accounts: sqliteAccounts(db, writer),
     calls,
-    recordings: sqliteRecordings(db, options.dir),
-    gathers: sqliteGathers(db),
-    notifications: sqliteNotifications(db),
-    applications: sqliteApplications(db),
+    recordings: sqliteRecordings(db, options.dir, writer),
+    gathers: sqliteGathers(db, writer),
+    notifications: sqliteNotifications(db, writer),
+    applications: sqliteApplications(db, writer),
     pruneBatch: sqlitePruner(db, options.dir, calls.removed),
+    writes: writer,
     close: async () => {
+      writer.flushNow();
+      writer.close();
       if (db.open) db.close();
     },
   };
   if (options.closeInterrupted === false) return { ...store, interruptedCalls: [], file };
-  // One transaction around the repair. The SQLite repositories do their work before their
-  // promises return, and nothing else holds the store yet, so no other write can slip in.
+  // The repair's writes, all queued in one turn, commit in one transaction.
   let closed: Awaited<ReturnType<typeof closeInterruptedCalls>>;
-  db.exec('BEGIN IMMEDIATE');
   try {
     closed = await closeInterruptedCalls(store, (options.now ?? Date.now)(), options.sids ?? randomSid);
-    db.exec('COMMIT');
   } catch (err) {
-    db.exec('ROLLBACK');
-    db.close();
+    await store.close();
     throw err;
   }
   return { ...store, interruptedCalls: closed.map((c) => c.sid), file };

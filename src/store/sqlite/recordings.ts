@@ -4,7 +4,9 @@ import type Database from 'better-sqlite3';
 import type { RecordingRecord } from '../../engine/records.js';
 import type { RecordingRepository } from '../ports.js';
 import type { RecordingSortKey } from '../types.js';
+import type { WriteQueue } from '../write-queue.js';
 import { pageQuery } from './paging.js';
+import { RepositoryWrites, type SqliteWrite } from './writer.js';
 
 const SORT_COLUMNS: Record<RecordingSortKey, string> = {
   dateCreated: 'date_created',
@@ -23,7 +25,12 @@ function safeName(sid: string): string {
  * data directory. The file is written (to a temporary name, then renamed) before its row is
  * committed, so a committed row always has its complete file.
  */
-export function sqliteRecordings(db: Database.Database, dataDir: string): RecordingRepository {
+export function sqliteRecordings(
+  db: Database.Database,
+  dataDir: string,
+  writer: WriteQueue<SqliteWrite>,
+): RecordingRepository {
+  const writes = new RepositoryWrites(writer);
   const root = join(dataDir, 'recordings');
   const upsert =
     db.prepare(`INSERT INTO recordings (sid, account_sid, call_sid, date_created, duration, file, data)
@@ -32,18 +39,26 @@ export function sqliteRecordings(db: Database.Database, dataDir: string): Record
       date_created = excluded.date_created, duration = excluded.duration, file = excluded.file, data = excluded.data`);
   const getOne = db.prepare('SELECT data, file FROM recordings WHERE sid = ? AND account_sid = ?');
   const remove = db.prepare('DELETE FROM recordings WHERE sid = ? AND account_sid = ?');
-  const read = (accountSid: string, sid: string) =>
-    getOne.get(sid, accountSid) as { data: string; file: string } | undefined;
+  const read = (accountSid: string, sid: string) => {
+    writes.flush();
+    return getOne.get(sid, accountSid) as { data: string; file: string } | undefined;
+  };
 
   return {
     put: async (r, wav) => {
       const dir = join(root, safeName(r.accountSid));
-      mkdirSync(dir, { recursive: true });
       const file = join(safeName(r.accountSid), `${safeName(r.sid)}.wav`);
-      const tmp = join(dir, `${r.sid}.wav.tmp`);
-      writeFileSync(tmp, wav);
-      renameSync(tmp, join(root, file));
-      upsert.run(r.sid, r.accountSid, r.callSid, r.dateCreated, r.duration, file, JSON.stringify(r));
+      const data = JSON.stringify(r);
+      // The file is written in the row's transaction: a full disk fails (and retries) both.
+      await writes.write({
+        run: () => {
+          mkdirSync(dir, { recursive: true });
+          const tmp = join(dir, `${r.sid}.wav.tmp`);
+          writeFileSync(tmp, wav);
+          renameSync(tmp, join(root, file));
+          upsert.run(r.sid, r.accountSid, r.callSid, r.dateCreated, r.duration, file, data);
+        },
+      });
     },
     get: async (accountSid, sid) => {
       const row = read(accountSid, sid);
@@ -58,14 +73,25 @@ export function sqliteRecordings(db: Database.Database, dataDir: string): Record
         return undefined;
       }
     },
-    delete: async (accountSid, sid) => {
-      const row = read(accountSid, sid);
-      if (!row) return false;
-      remove.run(sid, accountSid);
-      rmSync(join(root, row.file), { force: true });
-      return true;
+    delete: (accountSid, sid) => {
+      let file: string | undefined;
+      return writes.write<boolean>(
+        {
+          run: () => {
+            const row = getOne.get(sid, accountSid) as { file: string } | undefined;
+            file = row?.file;
+            return row !== undefined && remove.run(sid, accountSid).changes > 0;
+          },
+          // The file goes once its row is gone for good.
+          committed: () => {
+            if (file !== undefined) rmSync(join(root, file), { force: true });
+          },
+        },
+        { failFast: true },
+      );
     },
     list: async (q) => {
+      writes.flush();
       const parts = ['account_sid = ?'];
       const params: unknown[] = [q.accountSid];
       if (q.callSid !== undefined) parts.push('call_sid = ?') && params.push(q.callSid);

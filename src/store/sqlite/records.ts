@@ -7,25 +7,40 @@ import type {
   NotificationRepository,
 } from '../ports.js';
 import type { AccountRecord, ApplicationRecord } from '../types.js';
+import type { WriteQueue } from '../write-queue.js';
 import { pageQuery } from './paging.js';
+import { RepositoryWrites, type SqliteWrite } from './writer.js';
+
+type Writer = WriteQueue<SqliteWrite>;
 
 const parse = <T>(data: unknown): T | undefined =>
   data === undefined ? undefined : (JSON.parse(data as string) as T);
 
-export function sqliteAccounts(db: Database.Database): AccountRepository {
+export function sqliteAccounts(db: Database.Database, writer: Writer): AccountRepository {
+  const writes = new RepositoryWrites(writer);
   const upsert = db.prepare(
     'INSERT INTO accounts (sid, date_created, data) VALUES (?, ?, ?) ON CONFLICT (sid) DO UPDATE SET data = excluded.data',
   );
   const getOne = db.prepare('SELECT data FROM accounts WHERE sid = ?').pluck();
   const all = db.prepare('SELECT data FROM accounts ORDER BY date_created, sid').pluck();
   return {
-    put: async (a) => void upsert.run(a.sid, a.dateCreated, JSON.stringify(a)),
-    get: async (sid) => parse<AccountRecord>(getOne.get(sid)),
-    list: async () => (all.all() as string[]).map((d) => JSON.parse(d) as AccountRecord),
+    put: async (a) => {
+      const data = JSON.stringify(a);
+      await writes.write({ run: () => upsert.run(a.sid, a.dateCreated, data) }, { failFast: true });
+    },
+    get: async (sid) => {
+      writes.flush();
+      return parse<AccountRecord>(getOne.get(sid));
+    },
+    list: async () => {
+      writes.flush();
+      return (all.all() as string[]).map((d) => JSON.parse(d) as AccountRecord);
+    },
   };
 }
 
-export function sqliteGathers(db: Database.Database): GatherRepository {
+export function sqliteGathers(db: Database.Database, writer: Writer): GatherRepository {
+  const writes = new RepositoryWrites(writer);
   const upsert = db.prepare(`INSERT INTO gathers (sid, account_sid, kind, call_sid, date_created, data)
     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (sid) DO UPDATE SET account_sid = excluded.account_sid,
     kind = excluded.kind, call_sid = excluded.call_sid, date_created = excluded.date_created, data = excluded.data`);
@@ -33,10 +48,18 @@ export function sqliteGathers(db: Database.Database): GatherRepository {
     .prepare('SELECT data FROM gathers WHERE sid = ? AND account_sid = ? AND kind = ?')
     .pluck();
   return {
-    put: async (g) =>
-      void upsert.run(g.sid, g.accountSid, g.kind, g.callSid, g.dateCreated, JSON.stringify(g)),
-    get: async (accountSid, kind, sid) => parse<GatherRecord>(getOne.get(sid, accountSid, kind)),
+    put: async (g) => {
+      const data = JSON.stringify(g);
+      await writes.write({
+        run: () => upsert.run(g.sid, g.accountSid, g.kind, g.callSid, g.dateCreated, data),
+      });
+    },
+    get: async (accountSid, kind, sid) => {
+      writes.flush();
+      return parse<GatherRecord>(getOne.get(sid, accountSid, kind));
+    },
     list: async (q) => {
+      writes.flush();
       const parts = ['account_sid = ?', 'kind = ?'];
       const params: unknown[] = [q.accountSid, q.kind];
       if (q.callSid !== undefined) parts.push('call_sid = ?') && params.push(q.callSid);
@@ -47,15 +70,24 @@ export function sqliteGathers(db: Database.Database): GatherRepository {
   };
 }
 
-export function sqliteNotifications(db: Database.Database): NotificationRepository {
+export function sqliteNotifications(db: Database.Database, writer: Writer): NotificationRepository {
+  const writes = new RepositoryWrites(writer);
   const upsert = db.prepare(`INSERT INTO notifications (sid, account_sid, call_sid, date_created, data)
     VALUES (?, ?, ?, ?, ?) ON CONFLICT (sid) DO UPDATE SET data = excluded.data`);
   const getOne = db.prepare('SELECT data FROM notifications WHERE sid = ? AND account_sid = ?').pluck();
   return {
-    put: async (n) =>
-      void upsert.run(n.sid, n.accountSid, n.callSid ?? null, n.dateCreated, JSON.stringify(n)),
-    get: async (accountSid, sid) => parse<NotificationRecord>(getOne.get(sid, accountSid)),
+    put: async (n) => {
+      const data = JSON.stringify(n);
+      await writes.write({
+        run: () => upsert.run(n.sid, n.accountSid, n.callSid ?? null, n.dateCreated, data),
+      });
+    },
+    get: async (accountSid, sid) => {
+      writes.flush();
+      return parse<NotificationRecord>(getOne.get(sid, accountSid));
+    },
     list: async (q) => {
+      writes.flush();
       const parts = ['account_sid = ?'];
       const params: unknown[] = [q.accountSid];
       if (q.callSid !== undefined) parts.push('call_sid = ?') && params.push(q.callSid);
@@ -69,15 +101,23 @@ export function sqliteNotifications(db: Database.Database): NotificationReposito
   };
 }
 
-export function sqliteApplications(db: Database.Database): ApplicationRepository {
+export function sqliteApplications(db: Database.Database, writer: Writer): ApplicationRepository {
+  const writes = new RepositoryWrites(writer);
   const upsert = db.prepare(
     'INSERT INTO applications (sid, account_sid, data) VALUES (?, ?, ?) ON CONFLICT (sid) DO UPDATE SET account_sid = excluded.account_sid, data = excluded.data',
   );
   const getOne = db.prepare('SELECT data FROM applications WHERE sid = ? AND account_sid = ?').pluck();
   const deleteOne = db.prepare('DELETE FROM applications WHERE sid = ? AND account_sid = ?');
   return {
-    put: async (a) => void upsert.run(a.sid, a.accountSid, JSON.stringify(a)),
-    get: async (accountSid, sid) => parse<ApplicationRecord>(getOne.get(sid, accountSid)),
-    delete: async (accountSid, sid) => deleteOne.run(sid, accountSid).changes > 0,
+    put: async (a) => {
+      const data = JSON.stringify(a);
+      await writes.write({ run: () => upsert.run(a.sid, a.accountSid, data) }, { failFast: true });
+    },
+    get: async (accountSid, sid) => {
+      writes.flush();
+      return parse<ApplicationRecord>(getOne.get(sid, accountSid));
+    },
+    delete: (accountSid, sid) =>
+      writes.write<boolean>({ run: () => deleteOne.run(sid, accountSid).changes > 0 }, { failFast: true }),
   };
 }
