@@ -31,6 +31,8 @@ export interface CompileOptions {
    * the cap of a step's own. The operator may raise it above 5000.
    */
   esMaxTimeout?: number;
+  /** Bytes of an external service's answer read at most (default 1 MiB); past it the step fails. */
+  esMaxBodyBytes?: number;
   /** Application sid, used in local media URLs. */
   applicationSid?: string;
   /** Base URL of local media. Default `/visual-designer/services/projects/{applicationSid}/wavs`. */
@@ -130,6 +132,7 @@ export function compileLoaded(
     fetch: options.fetch ?? (undiciFetch as unknown as FetchLike),
     esBaseUrl: options.esBaseUrl,
     esMaxTimeout: options.esMaxTimeout ?? ES_DEFAULT_TIMEOUT,
+    esMaxBodyBytes: options.esMaxBodyBytes,
     mediaBaseUrl:
       options.mediaBaseUrl ?? `/visual-designer/services/projects/${options.applicationSid ?? 'local'}/wavs`,
     recordingsBaseUrl: options.recordingsBaseUrl ?? DEFAULT_RECORDINGS_BASE_URL,

@@ -14,6 +14,8 @@ export interface DesignerLogEntry {
 export interface FetchResponseLike {
   status: number;
   text(): Promise<string>;
+  /** The body as a stream, read chunk by chunk up to the byte cap when present. */
+  body?: ReadableStream<Uint8Array> | null;
 }
 
 /** Injectable `fetch` (undici's by default); tests pass a fake to avoid the network. */
@@ -30,6 +32,8 @@ export interface AppServices {
   fetch: FetchLike;
   esBaseUrl: string | undefined;
   esMaxTimeout: number;
+  /** Bytes of an external service's answer read at most; a longer one fails the request. */
+  esMaxBodyBytes?: number;
   mediaBaseUrl: string;
   /** Base of recording URLs served over HTTP (a `file:` RecordingUrl is turned into one). */
   recordingsBaseUrl: string;

@@ -1,6 +1,6 @@
 /**
  * A webhook server that misbehaves on purpose, on 127.0.0.1, for the fetcher's limits:
- * `/endless` streams a body that never ends, `/drip` sends one byte every `dripMs`, `/gzip-bomb`
+ * `/endless` streams a body that never ends (`/gib`: 1 GiB with its length declared), `/drip` sends one byte every `dripMs`, `/gzip-bomb`
  * answers a small gzip body that inflates to `bombBytes`, `/loop` redirects to itself for ever,
  * `/no-headers` accepts the request and never answers. It counts what it wrote, and tells when
  * a request arrives and when its connection closes.
@@ -54,10 +54,13 @@ export async function startHostileServer(options: HostileOptions = {}): Promise<
   };
   const count = (path: string, n: number) => written.set(path, (written.get(path) ?? 0) + n);
 
-  function endless(path: string, res: ServerResponse): void {
-    res.writeHead(200, { 'content-type': 'text/xml' });
+  function endless(path: string, res: ServerResponse, length?: number): void {
+    res.writeHead(200, { 'content-type': 'text/xml', ...(length ? { 'content-length': length } : {}) });
+    let left = length ?? Number.POSITIVE_INFINITY;
     const pump = () => {
       while (!res.destroyed) {
+        if (left <= 0) return void res.end();
+        left -= chunk.length;
         count(path, chunk.length);
         if (!res.write(chunk)) return void res.once('drain', pump);
       }
@@ -90,6 +93,9 @@ export async function startHostileServer(options: HostileOptions = {}): Promise<
     switch (path) {
       case '/endless':
         return endless(path, res);
+      case '/gib':
+        // A declared 1 GiB body, streamed until the reader goes away.
+        return endless(path, res, 1024 ** 3);
       case '/drip':
         return drip(path, res);
       case '/gzip-bomb':

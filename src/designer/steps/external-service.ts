@@ -2,7 +2,13 @@
  * externalService: calls an HTTP service while rendering, assigns values from its answer and
  * optionally routes to another module, with the platform's rules (ExternalServiceStep.process).
  */
-import { log, type RenderContext, RenderError, type StepOutcome } from '../context.js';
+import {
+  type FetchResponseLike,
+  log,
+  type RenderContext,
+  RenderError,
+  type StepOutcome,
+} from '../context.js';
 import type { ExternalServiceStep } from '../schema.js';
 import { expand } from '../variables.js';
 import { type EsValue, extractValue, parseBody } from './es-response.js';
@@ -11,6 +17,9 @@ export { extractValue, parseBody } from './es-response.js';
 
 /** The configured external-service timeout when the operator sets none, in ms. */
 export const ES_DEFAULT_TIMEOUT = 5000;
+
+/** Bytes of an answer read at most when the operator sets no cap. */
+export const ES_DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -72,6 +81,33 @@ type Fetched =
   | { kind: 'timeout' }
   | { kind: 'error'; message: string };
 
+/**
+ * The answer's text, read chunk by chunk and abandoned past `cap` bytes, so an endless or
+ * inflating (compressed) answer costs at most the cap.
+ */
+async function readCapped(response: FetchResponseLike, cap: number): Promise<string> {
+  const tooLarge = () => new Error(`response body exceeds ${cap} bytes`);
+  if (!response.body) {
+    const text = await response.text();
+    if (Buffer.byteLength(text) > cap) throw tooLarge();
+    return text;
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > cap) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
 async function send(request: BuiltRequest, timeout: number, ctx: RenderContext): Promise<Fetched> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeout);
@@ -83,7 +119,8 @@ async function send(request: BuiltRequest, timeout: number, ctx: RenderContext):
     };
     if (request.body !== undefined) init.body = request.body;
     const response = await ctx.app.fetch(request.url, init);
-    return { kind: 'ok', status: response.status, text: await response.text() };
+    const text = await readCapped(response, ctx.app.esMaxBodyBytes ?? ES_DEFAULT_MAX_BODY_BYTES);
+    return { kind: 'ok', status: response.status, text };
   } catch (error) {
     const name = error instanceof Error ? error.name : '';
     if (controller.signal.aborted || name === 'AbortError' || name === 'TimeoutError') {
