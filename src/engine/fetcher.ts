@@ -185,15 +185,22 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
       keepAliveTimeout: o.keepAliveTimeoutMs,
       pipelining: o.pipelining,
     });
-    const deadline = new AbortController();
+    // One controller per request, fed by the deadline, the engine's close and the call's end;
+    // the listeners go when the request does (AbortSignal.any would tie every request to the
+    // engine-long close signal).
+    const aborter = new AbortController();
+    const signal = aborter.signal;
     const timer = setTimeout(
-      () => deadline.abort(new FetchAborted('DEADLINE', `no complete answer within ${o.deadlineMs} ms`)),
+      () => aborter.abort(new FetchAborted('DEADLINE', `no complete answer within ${o.deadlineMs} ms`)),
       o.deadlineMs,
     );
-    const signals = [deadline.signal, closing.signal];
     const own = typeof req.signal === 'function' ? req.signal() : req.signal;
-    if (own) signals.push(own);
-    const signal = AbortSignal.any(signals);
+    const sources = own ? [closing.signal, own] : [closing.signal];
+    const forward = (event: Event) => aborter.abort((event.target as AbortSignal).reason);
+    for (const source of sources) {
+      if (source.aborted) aborter.abort(source.reason);
+      else source.addEventListener('abort', forward, { once: true });
+    }
     try {
       const key = req.accountSid === undefined ? undefined : await o.signingKey?.(req.accountSid);
       const res = await httpExchange({
@@ -214,6 +221,7 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
       return failed(signal.aborted ? signal.reason : err, req.url);
     } finally {
       clearTimeout(timer);
+      for (const source of sources) source.removeEventListener('abort', forward);
     }
   }
 
