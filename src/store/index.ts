@@ -21,6 +21,7 @@ export {
 export { closeInterruptedCalls, INTERRUPTED_CALL_CODE } from './recover.js';
 export { ACCOUNT_SID_PATTERN, randomSid, type SidFactory, sequentialSids } from './sid.js';
 export { createStoreSink, type StoreSink } from './sink.js';
+export { type DataDirectoryLock, DataDirectoryLockedError, lockDataDirectory } from './sqlite/lock.js';
 export { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from './sqlite/open.js';
 export type * from './types.js';
 export {

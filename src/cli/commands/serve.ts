@@ -10,6 +10,7 @@ import { redactUrl } from '../../engine/fetcher.js';
 import { openSqliteCallQueueStore } from '../../store/callqueue/sqlite.js';
 import { openSqliteDesignerStore } from '../../store/designer/sqlite.js';
 import { openSqliteEnterpriseStore } from '../../store/enterprise/sqlite.js';
+import { lockDataDirectory } from '../../store/sqlite/lock.js';
 import { openSqliteStore } from '../../store/sqlite/open.js';
 import { envOption } from '../env-option.js';
 import { type EgressOptions, egressOptions, egressPolicy } from './serve-egress.js';
@@ -217,6 +218,10 @@ export function registerServe(program: Command): void {
     const tls = readTls(options, command);
     const { log, ops, limits } = createServeOps(options);
     const egress = egressPolicy(options);
+    // One owner per data directory, before anything in it is opened: start-up recovery closes
+    // the calls left live, which only the directory's owner may do. A second server exits 2
+    // (see main) naming the directory and the holder's pid.
+    const lock = lockDataDirectory(options.data);
     const { store, where, cluster } = await openBackends(options, command);
     for (const [name, check] of Object.entries(cluster?.checks ?? {})) ops.readiness.register(name, check);
     let ensured: Awaited<ReturnType<typeof ensureAccount>>;
@@ -261,6 +266,7 @@ export function registerServe(program: Command): void {
         await server.close(closeOptions);
       } finally {
         await cluster?.close();
+        lock.release();
       }
     };
     const lines = [`rcml serve: listening on ${server.url} (${where}, clock ${options.clock})`];
