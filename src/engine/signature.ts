@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { OutgoingHook } from './fetch/outgoing.js';
+import { formPairs } from './params.js';
 
 /**
  * Signatures of the platform's requests to customer URLs, in the Twilio scheme, so the request
@@ -22,14 +23,34 @@ function signedUrl(url: string): string {
   }
 }
 
+/** A request's form fields: one value per name, or every value of a repeated field. */
+export type SignedParams = Readonly<Record<string, string | readonly string[]>>;
+
+/**
+ * Each field's values in signing order. A field sent more than once (a repeated SIP header, or
+ * a list from the receiver's form parser) signs each distinct value, sorted, after its name, as
+ * the helper libraries compute it from the parsed body.
+ */
+function signedFields(params: SignedParams): Array<[string, string[]]> {
+  const byName = new Map<string, string[]>();
+  for (const name of Object.keys(params)) {
+    const value = params[name];
+    const values = typeof value === 'string' ? formPairs({ [name]: value }).map(([, v]) => v) : [...value];
+    byName.set(name, values.length > 1 ? [...new Set(values)].sort() : values);
+  }
+  return [...byName.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /**
  * The signature of a request: `url` as requested (a GET's parameters in its query) and the
  * form fields of a POST (`{}` for a GET). Names sort by UTF-16 code units, as the helper
  * libraries do.
  */
-export function webhookSignature(key: string, url: string, params: Record<string, string>): string {
+export function webhookSignature(key: string, url: string, params: SignedParams): string {
   const hmac = createHmac('sha1', key).update(signedUrl(url), 'utf8');
-  for (const name of Object.keys(params).sort()) hmac.update(name, 'utf8').update(params[name], 'utf8');
+  for (const [name, values] of signedFields(params)) {
+    for (const value of values) hmac.update(name, 'utf8').update(value, 'utf8');
+  }
   return hmac.digest('base64');
 }
 
@@ -55,12 +76,7 @@ function otherPortForm(url: string): string | undefined {
  * the application was called at, query included; a proxy that adds or drops the scheme's
  * default port does not matter. Compared in constant time.
  */
-export function validateRequest(
-  key: string,
-  signature: string,
-  url: string,
-  params: Record<string, string>,
-): boolean {
+export function validateRequest(key: string, signature: string, url: string, params: SignedParams): boolean {
   const given = Buffer.from(signature ?? '', 'utf8');
   let valid = false;
   for (const candidate of [url, otherPortForm(url)]) {

@@ -118,4 +118,28 @@ describe('webhook signatures (the Twilio scheme)', () => {
     expect(get.headers['x-twilio-signature']).toBe(webhookSignature('key-a', 'http://h/x?A=1', {}));
     expect(seen).toEqual(['http://h/x', 'http://h/x?A=1']);
   });
+
+  it('sign a repeated field as twilio-node does from the parsed body: each distinct value, sorted', () => {
+    const sent = { CallSid: 'CA1', SipHeader_Diversion: '<sip:b@x>;reason=busy\n<sip:a@x>;reason=no-answer' };
+    const parsed = {
+      CallSid: 'CA1',
+      SipHeader_Diversion: ['<sip:b@x>;reason=busy', '<sip:a@x>;reason=no-answer'],
+    };
+    const sig = webhookSignature('k', 'https://app.example/voice', sent);
+    expect(sig).toBe(twilio.getExpectedTwilioSignature('k', 'https://app.example/voice', parsed));
+    expect(twilio.validateRequest('k', sig, 'https://app.example/voice', parsed)).toBe(true);
+    expect(validateRequest('k', sig, 'https://app.example/voice', parsed)).toBe(true);
+    fc.assert(
+      fc.property(
+        urls,
+        fc.array(fc.string({ maxLength: 10 }), { minLength: 2, maxLength: 4 }),
+        (url, values) => {
+          const form = { A: '1', Many: values };
+          const expected = twilio.getExpectedTwilioSignature('k', url, form);
+          expect(webhookSignature('k', url, form)).toBe(expected);
+        },
+      ),
+      runs,
+    );
+  });
 });
