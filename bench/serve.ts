@@ -60,6 +60,14 @@ function startServe(
       ACCOUNT,
       '--auth-token',
       TOKEN,
+      // The load is one account's: no per-account limits. One log line per call would be
+      // measured too; RCML_BENCH_LOG_LEVEL=info does.
+      '--api-rate',
+      '0',
+      '--max-live-calls',
+      '0',
+      '--log-level',
+      process.env.RCML_BENCH_LOG_LEVEL ?? 'warn',
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
