@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { scheduleRetention } from '../../src/cli/commands/serve-ops.js';
 import { createProgram } from '../../src/cli/program.js';
+import { lockDataDirectory } from '../../src/store/sqlite/lock.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
 import { ACCOUNT_A, account, call, recording, wav } from '../store/fixtures.js';
 
@@ -100,6 +101,21 @@ describe('rcml prune', () => {
     expect(both.exit).toBe(2);
     expect(both.err).toContain('give --data or --database');
     expect(existsSync(wavOf(dir, 1))).toBe(true);
+  });
+
+  it('refuses a data directory a server holds', async () => {
+    const dir = await dataDir();
+    const lock = lockDataDirectory(dir);
+    try {
+      const held = await run(['prune', '--data', dir, '--older-than', '30d']);
+      expect(held.exit).toBe(2);
+      expect(held.err).toContain(`data directory ${dir} is in use by another process (pid ${process.pid})`);
+      expect(existsSync(wavOf(dir, 1))).toBe(true);
+    } finally {
+      lock.release();
+    }
+    expect((await run(['prune', '--data', dir, '--older-than', '30d'])).exit).toBeUndefined();
+    expect(existsSync(wavOf(dir, 1))).toBe(false);
   });
 });
 

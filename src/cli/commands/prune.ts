@@ -3,6 +3,11 @@ import { join } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { openPostgresStore } from '../../store/postgres/open.js';
 import { type PruneCounts, parseAge, pruneOlderThan } from '../../store/retention.js';
+import {
+  type DataDirectoryLock,
+  DataDirectoryLockedError,
+  lockDataDirectory,
+} from '../../store/sqlite/lock.js';
 import { openSqliteStore } from '../../store/sqlite/open.js';
 import { envOption } from '../env-option.js';
 
@@ -61,16 +66,32 @@ export function registerPrune(program: Command): void {
       if (options.database !== undefined && !/^postgres(ql)?:\/\//.test(options.database)) {
         command.error('error: --database must be a postgres:// URL', { exitCode: 2 });
       }
-      const store =
-        options.data !== undefined
-          ? await openSqliteStore({ dir: options.data, closeInterrupted: false })
-          : await openPostgresStore({ url: options.database as string });
-      const before = Date.now() - options.olderThan;
+      // Offline means alone: a data directory a server holds is refused, not pruned under it.
+      let lock: DataDirectoryLock | undefined;
+      if (options.data !== undefined) {
+        try {
+          lock = lockDataDirectory(options.data);
+        } catch (err) {
+          if (!(err instanceof DataDirectoryLockedError)) throw err;
+          command.error(`error: ${err.message}: stop it first, or run it with --retain-days`, {
+            exitCode: 2,
+          });
+        }
+      }
       try {
-        const counts = await pruneOlderThan(store, before, { batchSize: options.batchSize });
-        process.stdout.write(pruneSummary(counts, before));
+        const store =
+          options.data !== undefined
+            ? await openSqliteStore({ dir: options.data, closeInterrupted: false })
+            : await openPostgresStore({ url: options.database as string });
+        const before = Date.now() - options.olderThan;
+        try {
+          const counts = await pruneOlderThan(store, before, { batchSize: options.batchSize });
+          process.stdout.write(pruneSummary(counts, before));
+        } finally {
+          await store.close();
+        }
       } finally {
-        await store.close();
+        lock?.release();
       }
     });
 }
