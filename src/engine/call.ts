@@ -337,14 +337,32 @@ export class Call implements CallHooks {
 
   // --- the script's single wait slot ---
 
+  /** True while a verb collects party input (Gather, Record). */
+  get listening(): boolean {
+    return this.inputs !== null;
+  }
+
   listen(interrupt: boolean): void {
     this.inputs ??= [];
     this.interruptOnInput = interrupt;
   }
 
   unlisten(): void {
+    const left = this.inputs;
     this.inputs = null;
     this.interruptOnInput = false;
+    if (left) for (const input of left) this.discardInput(input, 'not taken');
+  }
+
+  /** Input a listening verb heard but did not use. */
+  discardInput(input: PartyInput, reason: string): void {
+    this.rt.listener?.({
+      type: 'input-discarded',
+      at: this.rt.clock.now(),
+      callSid: this.record.sid,
+      input,
+      reason,
+    });
   }
 
   wait(ms: number): Promise<void> {

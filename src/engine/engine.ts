@@ -25,6 +25,8 @@ import { numberSid, randomSids, seededSids, skippingSids } from './sids.js';
 import { parseCallEvents } from './status-callbacks.js';
 import type {
   CreateCallParams,
+  DefaultParty,
+  EngineEvent,
   EngineEventListener,
   IncomingCallOptions,
   NumberConfig,
@@ -54,8 +56,8 @@ export interface EngineOptions {
   sink?: RecordSink;
   /** Inspection hook: statuses, verbs, requests, responses, party input. */
   onEvent?: EngineEventListener;
-  /** Behaviour of parties without one of their own. Default: answer at once. */
-  defaultParty?: PartyBehaviour;
+  /** Behaviour of parties without one of their own (or a function of the call). Default: answer at once. */
+  defaultParty?: DefaultParty;
   /** Media constants (speaking rate, default Play length...). */
   settings?: Partial<EngineSettings>;
   /**
@@ -136,9 +138,96 @@ export class Engine {
     this.rt.parties.set(address, behaviour);
   }
 
-  /** Sets the behaviour of parties without one of their own. */
-  setDefaultParty(behaviour: PartyBehaviour): void {
+  /** Sets the behaviour of parties without one of their own: one for all, or a function of the call. */
+  setDefaultParty(behaviour: DefaultParty): void {
     this.rt.defaultParty = behaviour;
+  }
+
+  /**
+   * Places a call `at` seconds from now (clock time): inbound from `from` to `to`, or outbound
+   * with the POST Calls parameters in `api`. Resolves with its record when placed; rejects as
+   * `createCall`/`incomingCall` would throw then.
+   */
+  scheduleCall(
+    call:
+      | { at: number; from: string; to: string; options?: IncomingCallOptions }
+      | { at: number; api: CreateCallParams },
+  ): Promise<Readonly<CallRecord>> {
+    this.assertOpen();
+    if (!(Number.isFinite(call.at) && call.at >= 0))
+      throw new EngineError('invalid-params', `at: must be a number of seconds >= 0, got ${call.at}`);
+    return new Promise((resolve, reject) => {
+      this.clock.setTimeout(() => {
+        try {
+          resolve(
+            'api' in call ? this.createCall(call.api) : this.incomingCall(call.from, call.to, call.options),
+          );
+        } catch (err) {
+          reject(err);
+        }
+      }, call.at * 1000);
+    });
+  }
+
+  /**
+   * Runs virtual time until the call starts the verb `verb` (e.g. `Gather`, `Dial`; nested
+   * prompts count), for at most `limitSeconds` (default 1 day). True when it did; false when the
+   * call ended, nothing was left to run, or the limit passed first.
+   */
+  runUntilVerb(callSid: string, verb: string, limitSeconds?: number): Promise<boolean> {
+    let hit = false;
+    return this.runWatching(
+      (e) => {
+        if (e.type === 'verb' && e.callSid === callSid && e.verb === verb) hit = true;
+      },
+      () => hit,
+      callSid,
+      limitSeconds,
+    );
+  }
+
+  /**
+   * Runs virtual time until the call waits for party input (a Gather or Record listening), for
+   * at most `limitSeconds` (default 1 day). True when it does; false when it ended, nothing was
+   * left to run, or the limit passed first.
+   */
+  runUntilWaitingForInput(callSid: string, limitSeconds?: number): Promise<boolean> {
+    return this.runWatching(
+      undefined,
+      () => this.rt.live.get(callSid)?.listening === true,
+      callSid,
+      limitSeconds,
+    );
+  }
+
+  /** Runs deadline by deadline until `done()` or the call ends; `watch` sees every event meanwhile. */
+  private async runWatching(
+    watch: ((e: EngineEvent) => void) | undefined,
+    done: () => boolean,
+    callSid: string,
+    limitSeconds = 24 * 3600,
+  ): Promise<boolean> {
+    const clock = this.virtual();
+    const limit = clock.now() + limitSeconds * 1000;
+    const user = this.rt.listener;
+    if (watch) {
+      this.rt.listener = (e) => {
+        user?.(e);
+        watch(e);
+      };
+    }
+    try {
+      for (;;) {
+        await clock.settle();
+        if (done()) return true;
+        if (!this.rt.live.has(callSid) && this.rt.records.has(callSid)) return false;
+        const next = clock.nextDeadline();
+        if (next === undefined || next > limit) return false;
+        await clock.runUntil(next);
+      }
+    } finally {
+      if (watch) this.rt.listener = user;
+    }
   }
 
   /** Places an outbound call (SPEC POST Calls); the record is returned at once, `queued`. */
@@ -175,7 +264,7 @@ export class Engine {
     if (params.accountSid) record.accountSid = params.accountSid;
     const call = new Call(this.rt, {
       record,
-      party: this.rt.party(params.To),
+      party: this.rt.party(params.To, record),
       outbound: true,
       ringTimeoutMs: timeout * 1000,
       headers,
@@ -211,7 +300,7 @@ export class Engine {
     record.phoneNumberSid = number?.sid;
     const call = new Call(this.rt, {
       record,
-      party: this.rt.party(from),
+      party: this.rt.party(from, record),
       outbound: false,
       ringTimeoutMs: 0,
       headers: options.headers,

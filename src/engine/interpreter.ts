@@ -5,6 +5,7 @@ import { loadDocument } from './documents.js';
 import { Interrupted } from './errors.js';
 import type { CallScript } from './runtime.js';
 import { ScriptContext } from './script-context.js';
+import { verbDetails } from './verb-details.js';
 import { verbHandlers } from './verbs/index.js';
 import { NEXT, type VerbOutcome } from './verbs/types.js';
 import { unknownVerb } from './verbs/unknown.js';
@@ -102,6 +103,7 @@ async function runVerbs(call: Call, ctx: ScriptContext, verbs: readonly Verb[]):
         callSid: call.record.sid,
         verb: name,
         documentUrl: ctx.documentUrl,
+        details: verbDetails(verb),
       });
     }
     const handler = verbHandlers[verb.verb] ?? unknownVerb;

@@ -15,7 +15,7 @@ import {
 } from './records.js';
 import type { EngineSettings } from './settings.js';
 import type { SidGenerator } from './sids.js';
-import type { EngineEventListener, PartyBehaviour, RequestKind } from './types.js';
+import type { DefaultParty, EngineEventListener, PartyBehaviour, RequestKind } from './types.js';
 
 const PARSE_CACHE_SIZE = 256;
 const URL_CACHE_SIZE = 1024;
@@ -72,8 +72,9 @@ export class Runtime<C extends LiveCall = LiveCall> {
     readonly instanceId: string,
     readonly settings: EngineSettings,
     readonly fetcher: Fetcher,
-    public defaultParty: PartyBehaviour,
-    readonly listener: EngineEventListener | undefined,
+    public defaultParty: DefaultParty,
+    /** The inspection hook; the engine swaps it to add its own watchers (`runUntilVerb`...). */
+    public listener: EngineEventListener | undefined,
     /** Prepares the script of a call (see {@link ScriptFactory}). */
     readonly scripts: ScriptFactory<C>,
   ) {}
@@ -88,8 +89,11 @@ export class Runtime<C extends LiveCall = LiveCall> {
     return parent;
   }
 
-  /** Behaviour of an address: exact match, then without URI parameters, then the default. */
-  party(address: string): PartyBehaviour {
+  /**
+   * Behaviour of the party at `address` on `call`: exact match, then without URI parameters,
+   * then the default (a behaviour, or a function of the call).
+   */
+  party(address: string, call: Readonly<CallRecord>): PartyBehaviour {
     const exact = this.parties.get(address);
     if (exact) return exact;
     const q = address.indexOf('?');
@@ -97,7 +101,8 @@ export class Runtime<C extends LiveCall = LiveCall> {
       const bare = this.parties.get(address.slice(0, q));
       if (bare) return bare;
     }
-    return this.defaultParty;
+    const fallback = this.defaultParty;
+    return typeof fallback === 'function' ? fallback(call, address) : fallback;
   }
 
   /** A new `queued` call record (kept in `records` unless calls are not retained). */

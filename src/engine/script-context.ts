@@ -92,6 +92,10 @@ export class ScriptContext implements VerbContext, ScriptSignal {
     this.owner.unlisten();
   }
 
+  discardInput(input: PartyInput, reason: string): void {
+    this.owner.discardInput(input, reason);
+  }
+
   resolveUrl(url: string): string | undefined {
     return this.owner.rt.resolveUrl(url, this.documentUrl);
   }

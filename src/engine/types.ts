@@ -1,6 +1,7 @@
 import type { HttpMethod } from '../rcml/model.js';
 import type { EngineQueueEvent } from './queues/events.js';
-import type { CallDirection, CallEndedBy, CallStatus } from './records.js';
+import type { CallDirection, CallEndedBy, CallRecord, CallStatus } from './records.js';
+import type { VerbDetails } from './verb-details.js';
 
 /** What kind of request the engine made: the first document, an action, a status callback... */
 export type RequestKind =
@@ -61,6 +62,12 @@ export interface PartyBehaviour {
   /** The party hangs up this long after the answer. */
   hangupAfter?: number;
 }
+
+/**
+ * Behaviour of parties without one of their own: one for all, or a function of the call (its
+ * record: sid, direction, from, to...) and of the party's address.
+ */
+export type DefaultParty = PartyBehaviour | ((call: Readonly<CallRecord>, address: string) => PartyBehaviour);
 
 /** Voice configuration of a phone number the engine routes inbound calls to. */
 export interface NumberConfig {
@@ -131,6 +138,8 @@ export type EngineEvent =
       documentUrl: string;
       /** The verb this one is nested in (Gather for its Say, Play and Pause prompts). */
       parent?: string;
+      /** What it offered the caller: Say text, Play URL, Dial targets, Gather attributes... */
+      details?: VerbDetails;
     }
   | {
       type: 'request';
@@ -154,7 +163,10 @@ export type EngineEvent =
       status: number;
       error?: string;
     }
+  /** Party input; `heard` when a verb was listening (it may still go unused: `input-discarded`). */
   | { type: 'input'; at: number; callSid: string; input: PartyInput; heard: boolean }
+  /** Heard input a verb did not use: keys past `numDigits`, a kind it does not take, left over. */
+  | { type: 'input-discarded'; at: number; callSid: string; input: PartyInput; reason: string }
   /** Something happened in a call queue (see docs/queue.md and docs/engine.md). */
   | { type: 'queue'; at: number; callSid?: string; event: EngineQueueEvent }
   | EngineConnectEvent;

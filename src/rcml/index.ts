@@ -1,6 +1,7 @@
 // Public API of the RCML language layer.
 
 export { BuildError, type BuildErrorCode, type BuildOptions, buildRcml } from './build.js';
+export { lintRcml } from './lint.js';
 export type * from './model.js';
 export { NOUN_NAMES, VERB_NAMES } from './names.js';
 export { DEFAULT_MAX_BYTES, parseRcml } from './parse.js';

@@ -10,6 +10,7 @@ import type {
   SpeechGatherRecord,
 } from '../engine/records.js';
 import type { EngineEvent, RequestKind } from '../engine/types.js';
+import type { VerbDetails } from '../engine/verb-details.js';
 import { describeConnectEvent, type TraceConnectEvent, type TraceSessionDetail } from './connect-trace.js';
 import { describeQueueEvent, type TraceQueueEvent } from './queue-trace.js';
 
@@ -28,8 +29,20 @@ export interface TraceCall {
   endedBy: CallEndedBy | null;
   statuses: Array<{ at: number; status: CallRecord['status'] }>;
   /** Verbs run, with `parent` for nested ones (Gather's Say, Play and Pause prompts). */
-  verbs: Array<{ at: number; verb: string; documentUrl: string; parent?: string }>;
-  inputs: Array<{ at: number; kind: 'dtmf' | 'speech'; value: string; heard: boolean }>;
+  verbs: Array<{ at: number; verb: string; documentUrl: string; parent?: string; details?: VerbDetails }>;
+  /**
+   * Party input: `heard` when a verb was listening, `used` when it also took it (false for input
+   * a verb heard and dropped: keys past `numDigits`, a kind it does not gather, left over);
+   * `discarded`: the keys of a partly used press that were dropped.
+   */
+  inputs: Array<{
+    at: number;
+    kind: 'dtmf' | 'speech';
+    value: string;
+    heard: boolean;
+    used: boolean;
+    discarded?: string;
+  }>;
 }
 
 export interface TraceRequest {
@@ -170,8 +183,14 @@ export class TraceBuilder {
         this.log(e.at, e.callSid, `status ${e.status}${e.endedBy ? ` (ended by ${e.endedBy})` : ''}`);
         return;
       case 'verb': {
-        const verb = { at: this.at(e.at), verb: e.verb, documentUrl: e.documentUrl };
-        this.calls.get(e.callSid)?.verbs.push(e.parent ? { ...verb, parent: e.parent } : verb);
+        const verb: TraceCall['verbs'][number] = {
+          at: this.at(e.at),
+          verb: e.verb,
+          documentUrl: e.documentUrl,
+        };
+        if (e.parent) verb.parent = e.parent;
+        if (e.details) verb.details = e.details;
+        this.calls.get(e.callSid)?.verbs.push(verb);
         this.log(e.at, e.callSid, e.parent ? `<${e.verb}> in <${e.parent}>` : `<${e.verb}>`);
         return;
       }
@@ -179,9 +198,19 @@ export class TraceBuilder {
         const value = e.input.kind === 'dtmf' ? e.input.keys : e.input.text;
         this.calls
           .get(e.callSid)
-          ?.inputs.push({ at: this.at(e.at), kind: e.input.kind, value, heard: e.heard });
+          ?.inputs.push({ at: this.at(e.at), kind: e.input.kind, value, heard: e.heard, used: e.heard });
         const verb = e.input.kind === 'dtmf' ? 'presses' : 'says';
         this.log(e.at, e.callSid, `party ${verb} "${value}"${e.heard ? '' : ' (not heard)'}`);
+        return;
+      }
+      case 'input-discarded': {
+        const value = e.input.kind === 'dtmf' ? e.input.keys : e.input.text;
+        const input = this.calls
+          .get(e.callSid)
+          ?.inputs.findLast((i) => i.used && i.kind === e.input.kind && i.value.endsWith(value));
+        if (input && input.value === value) input.used = false;
+        else if (input) input.discarded = value;
+        this.log(e.at, e.callSid, `input "${value}" not used (${e.reason})`);
         return;
       }
       case 'request': {
@@ -203,6 +232,9 @@ export class TraceBuilder {
         const { at, accountSid: _account, ...rest } = e.event;
         this.trace.queueEvents.push({ at: this.at(at), ...rest });
         this.log(at, e.callSid, `queue ${describeQueueEvent(e.event)}`);
+        // A match concerns both calls: it shows in the timeline of each.
+        const other = e.event.type === 'match' ? e.event.arriving.callSid : undefined;
+        if (other && other !== e.callSid) this.log(at, other, `queue ${describeQueueEvent(e.event)}`);
         return;
       }
       case 'leg':

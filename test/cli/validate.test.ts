@@ -44,7 +44,19 @@ describe('rcml validate', () => {
     const outcome = await validateFiles([nested]);
     expect(outcome.exitCode).toBe(0);
     expect(outcome.lines).toEqual([
+      `${nested}:2:3 warning rcml.gather-no-action <Gather> has no action: the input is discarded and the next verb runs`,
       `${nested}:3:5 warning rcml.nesting <Dial> cannot be nested in <Gather> (skipped)`,
+    ]);
+  });
+
+  it('warns that a Gather without action discards its input, and not when it has one', async () => {
+    const withAction = file('with-action.xml', '<Response><Gather action="/menu" numDigits="1"/></Response>');
+    expect((await validateFiles([withAction])).lines).toEqual([]);
+    const without = file('without.xml', '<Response><Say>Hi</Say><Gather numDigits="1"/></Response>');
+    const outcome = await validateFiles([without]);
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.lines).toEqual([
+      `${without}:1:24 warning rcml.gather-no-action <Gather> has no action: the input is discarded and the next verb runs`,
     ]);
   });
 

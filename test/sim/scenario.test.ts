@@ -33,8 +33,12 @@ describe('scenario files', () => {
       verb: 'Say',
       documentUrl: 'http://ivr.example/welcome',
       parent: 'Gather',
+      details: { text: 'Press 1 for sales, 2 to leave a message.' },
     });
     expect(trace.calls[0].verbs.filter((v) => 'parent' in v)).toHaveLength(1);
+    // Each verb says what it offered: Gather its attributes, Sms its message.
+    expect(trace.calls[0].verbs[1]?.details).toEqual({ action: '/menu', numDigits: 1, timeout: 5 });
+    expect(trace.calls[0].verbs[4]?.details).toEqual({ text: 'Thanks for calling sales' });
     expect(trace.timeline).toContainEqual({
       at: 1.6,
       callSid: trace.calls[0].sid,

@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { parseRcml } from '../../rcml/index.js';
+import { lintRcml, parseRcml } from '../../rcml/index.js';
 import { readText } from './outcome.js';
 
 /** What `rcml validate` prints and the exit code it ends with. */
@@ -24,7 +24,9 @@ export async function validateFiles(files: string[], maxBytes?: number): Promise
     }
     const result = parseRcml(read.text, maxBytes === undefined ? {} : { maxBytes });
     if (!result.ok) failed = true;
-    for (const d of result.diagnostics) {
+    const advice = result.ok ? lintRcml(result.document) : [];
+    const all = [...result.diagnostics, ...advice].sort((a, b) => a.line - b.line || a.column - b.column);
+    for (const d of all) {
       outcome.lines.push(`${file}:${d.line}:${d.column} ${d.severity} ${d.code} ${d.message}`);
     }
   }

@@ -51,6 +51,9 @@ export class QueueDocContext implements VerbContext {
   unlisten(): void {
     this.base.unlisten();
   }
+  discardInput(input: PartyInput, reason: string): void {
+    this.base.discardInput(input, reason);
+  }
   resolveUrl(url: string): string | undefined {
     try {
       return new URL(url.trim(), this.documentUrl).toString();

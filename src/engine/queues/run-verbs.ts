@@ -1,4 +1,5 @@
 import type { Verb, VerbName } from '../../rcml/model.js';
+import { verbDetails } from '../verb-details.js';
 import { NEXT, type VerbContext, type VerbOutcome } from '../verbs/types.js';
 
 /** Verbs a `waitUrl` document may use (SPEC: Say, Play, Redirect; the family adds the rest). */
@@ -48,6 +49,7 @@ export async function runQueueVerbs(
       callSid: ctx.call.sid,
       verb: name,
       documentUrl: ctx.documentUrl,
+      details: verbDetails(verb),
     });
     if (verb.verb === 'Leave') return { kind: 'leave' };
     const outcome = await ctx.dispatch(ctx, verb);

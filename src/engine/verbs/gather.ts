@@ -4,6 +4,7 @@ import { Interrupted } from '../errors.js';
 import { API_VERSION, type GatherRecord } from '../records.js';
 import { speakingSeconds } from '../settings.js';
 import { organizationSid } from '../sids.js';
+import { verbDetails } from '../verb-details.js';
 import { actionOutcome } from './action.js';
 import { NEXT, type VerbContext, type VerbOutcome } from './types.js';
 
@@ -69,6 +70,7 @@ async function playPrompts(ctx: VerbContext, verb: Gather): Promise<boolean> {
         verb: prompt.verb,
         documentUrl: ctx.documentUrl,
         parent: 'Gather',
+        details: verbDetails(prompt),
       });
       await ctx.run(prompt);
     }
@@ -89,20 +91,32 @@ async function collect(ctx: VerbContext, verb: Gather, result: GatherResult): Pr
     const next = await ctx.nextInput(timeout);
     if (!next) break;
     if (next.kind === 'speech') {
-      if (!wantsSpeech) continue;
+      if (!wantsSpeech) {
+        ctx.discardInput(next, 'speech not gathered');
+        continue;
+      }
       sendPartialResults(ctx, verb, next.text);
       result.speech = next.text;
       return;
     }
-    if (!wantsDtmf) continue;
-    for (const key of next.keys) {
+    if (!wantsDtmf) {
+      ctx.discardInput(next, 'keys not gathered');
+      continue;
+    }
+    for (const [i, key] of [...next.keys].entries()) {
       if (!DTMF_KEY.test(key)) continue;
-      if (finishOnKey && key === finishOnKey) return;
+      const rest = next.keys.slice(i + 1);
+      if (finishOnKey && key === finishOnKey) return discardKeys(ctx, rest, 'after finishOnKey');
       result.digits += key;
-      if (verb.numDigits && result.digits.length >= verb.numDigits) return;
+      if (verb.numDigits && result.digits.length >= verb.numDigits)
+        return discardKeys(ctx, rest, 'past numDigits');
     }
   }
   if (!result.digits) result.failure = 'timeout';
+}
+
+function discardKeys(ctx: VerbContext, keys: string, reason: string): void {
+  if (keys) ctx.discardInput({ kind: 'dtmf', keys }, reason);
 }
 
 /**

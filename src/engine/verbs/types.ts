@@ -61,8 +61,10 @@ export interface VerbContext {
   listen(interrupt: boolean): void;
   /** Next collected input, waiting at most `seconds`; null on timeout. */
   nextInput(seconds: number): Promise<PartyInput | null>;
-  /** Stops collecting; later input is not heard. */
+  /** Stops collecting; later input is not heard, input collected and not taken is discarded. */
   unlisten(): void;
+  /** Reports input that was heard but not used (`input-discarded` event), e.g. keys past `numDigits`. */
+  discardInput(input: PartyInput, reason: string): void;
   /** Absolute URL, or undefined when `url` is not a valid URI. */
   resolveUrl(url: string): string | undefined;
   newSid(prefix: string): string;
