@@ -36,6 +36,7 @@ import type {
   Say,
   SipNoun,
   Sms,
+  UnknownVerb,
   Verb,
 } from './model.js';
 import { textTarget } from './verbs/dial.js';
@@ -311,6 +312,23 @@ export class VoiceResponse extends PromptMethods {
   /** Adds `<Hangup>`. */
   hangup(): this {
     this.add({ verb: 'Hangup' });
+    return this;
+  }
+
+  /**
+   * Escape hatch: adds any element as written, for verbs (or attributes of a verb) this builder
+   * does not know: `element('Say', { voice: 'alice', rate: '90%' }, 'Hi')`. Names must be XML
+   * names; the value is escaped. `children` nest further elements.
+   */
+  element(
+    name: string,
+    attributes: { [name: string]: string } = {},
+    text = '',
+    children?: UnknownVerb[],
+  ): this {
+    const verb: UnknownVerb = { verb: 'Unknown', name, attributes: { ...attributes }, text };
+    if (children?.length) verb.children = structuredClone(children);
+    this.add(verb);
     return this;
   }
 

@@ -326,3 +326,18 @@ describe('VoiceResponse properties', () => {
     );
   });
 });
+
+describe('VoiceResponse.element: the escape hatch', () => {
+  it('writes an element the builder does not know, or a known verb with attributes it does not know', () => {
+    const r = new VoiceResponse();
+    r.element('Say', { voice: 'alice', rate: '90%' }, 'Hi & bye');
+    r.element('UssdCollect', { action: '/ussd' }, '', [
+      { verb: 'Unknown', name: 'UssdMessage', attributes: {}, text: 'Pick one' },
+    ]);
+    expect(r.toXml({ pretty: false })).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response><Say voice="alice" rate="90%">Hi &amp; bye</Say>' +
+        '<UssdCollect action="/ussd"><UssdMessage>Pick one</UssdMessage></UssdCollect></Response>',
+    );
+    expect(() => new VoiceResponse().element('not a name').toXml()).toThrow();
+  });
+});

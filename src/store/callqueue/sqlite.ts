@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase } from '../sqlite/driver.js';
 import type { CallQueueEventRepository, CallQueueNumberRepository, CallQueueStore } from './ports.js';
 import { PhoneNumberTakenError } from './ports.js';
 import { migrateCallQueue } from './sqlite-migrations.js';
@@ -100,7 +101,7 @@ function sqliteEvents(db: Database.Database): CallQueueEventRepository {
 export function openSqliteCallQueueStore(options: SqliteCallQueueStoreOptions): CallQueueStore {
   mkdirSync(options.dir, { recursive: true });
   const file = join(options.dir, 'callqueue.sqlite');
-  const db = new Database(file);
+  const db = openDatabase(file);
   try {
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.durability === 'power' ? 'FULL' : 'NORMAL'}`);

@@ -4,7 +4,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase } from '../sqlite/driver.js';
 import { applyMigrations, type MigrationStep } from '../sqlite/versioned-migrations.js';
 import type { DesignerStore } from './ports.js';
 import type { DesignerAppRecord, DesignerParameter } from './types.js';
@@ -42,7 +43,7 @@ const isUniqueViolation = (err: unknown) =>
 /** Opens (or creates) the designer store of a data directory. */
 export function openSqliteDesignerStore(options: { dir: string }): DesignerStore {
   mkdirSync(options.dir, { recursive: true });
-  const db = new Database(join(options.dir, 'designer.sqlite'));
+  const db = openDatabase(join(options.dir, 'designer.sqlite'));
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase } from '../sqlite/driver.js';
 import type { Page } from '../types.js';
 import { fieldsOf, type RecordKind } from './fields.js';
 import { migrateEnterprise } from './migrations.js';
@@ -142,7 +143,7 @@ export interface SqliteEnterpriseStoreOptions {
  */
 export function openSqliteEnterpriseStore(options: SqliteEnterpriseStoreOptions): EnterpriseStore {
   mkdirSync(options.dir, { recursive: true });
-  const db = new Database(join(options.dir, 'rcml.sqlite'));
+  const db = openDatabase(join(options.dir, 'rcml.sqlite'));
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');

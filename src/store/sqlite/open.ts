@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import type { Store } from '../ports.js';
 import { closeInterruptedCalls } from '../recover.js';
 import type { Prunable } from '../retention.js';
 import { randomSid, type SidFactory } from '../sid.js';
 import type { WriteQueueOptions } from '../write-queue.js';
 import { sqliteCalls } from './calls.js';
+import { openDatabase } from './driver.js';
 import { migrate } from './migrations.js';
 import { sqlitePruner } from './prune.js';
 import { sqliteRecordings } from './recordings.js';
@@ -52,7 +52,7 @@ export interface SqliteStore extends Store, Prunable {
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
   mkdirSync(options.dir, { recursive: true });
   const file = join(options.dir, 'rcml.sqlite');
-  const db = new Database(file);
+  const db = openDatabase(file);
   try {
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.durability === 'power' ? 'FULL' : 'NORMAL'}`);
