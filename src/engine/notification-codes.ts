@@ -20,6 +20,7 @@ export const NOTIFICATION_CODES: { readonly [libraryCode: string]: string } = {
   'rcml.unknown-attribute': '12213',
   'rcml.unexpected-text': '12214',
   'rcml.invalid-attribute': '12215',
+  'rcml.gather-no-action': '12216',
   // The interpreter itself failed: the call ends.
   'engine.internal': '12400',
   // Verbs.
