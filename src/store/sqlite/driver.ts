@@ -21,7 +21,7 @@ export function sqliteDriver(): typeof Database {
 }
 
 /** Opens (or creates) a SQLite database file. */
-export function openDatabase(file: string): Database.Database {
+export function openDatabase(file: string, options?: Database.Options): Database.Database {
   const Driver = sqliteDriver();
-  return new Driver(file);
+  return new Driver(file, options);
 }

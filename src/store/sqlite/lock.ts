@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatabase } from './driver.js';
 
 /** A data directory is held by another process. */
 export class DataDirectoryLockedError extends Error {
@@ -44,7 +44,7 @@ function holderPid(dir: string): number | undefined {
  */
 export function lockDataDirectory(dir: string): DataDirectoryLock {
   mkdirSync(dir, { recursive: true });
-  const db = new Database(join(dir, LOCK_FILE), { timeout: 0 });
+  const db = openDatabase(join(dir, LOCK_FILE), { timeout: 0 });
   try {
     db.pragma('locking_mode = EXCLUSIVE');
     db.exec('BEGIN EXCLUSIVE');
