@@ -146,6 +146,12 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
   let agent: Agent | undefined;
   /** Aborted by `close()`: requests in flight stop, later ones fail at once. */
   const closing = new AbortController();
+  /**
+   * The controllers of the requests in flight, aborted by `close()` directly: one listener per
+   * request on the engine-long `closing` signal would pass Node's listener limit (a warning)
+   * whenever more than ten requests are in flight.
+   */
+  const open = new Set<AbortController>();
   const inFlight = new Set<Promise<unknown>>();
   let previous: Promise<unknown> = Promise.resolve();
 
@@ -185,22 +191,20 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
       keepAliveTimeout: o.keepAliveTimeoutMs,
       pipelining: o.pipelining,
     });
-    // One controller per request, fed by the deadline, the engine's close and the call's end;
-    // the listeners go when the request does (AbortSignal.any would tie every request to the
-    // engine-long close signal).
+    // One controller per request, fed by the deadline, the engine's close (through `open`) and
+    // the call's end; the call's listener goes when the request does (AbortSignal.any would
+    // tie every request to long-lived signals that Node 20 never frees).
     const aborter = new AbortController();
     const signal = aborter.signal;
+    open.add(aborter);
     const timer = setTimeout(
       () => aborter.abort(new FetchAborted('DEADLINE', `no complete answer within ${o.deadlineMs} ms`)),
       o.deadlineMs,
     );
     const own = typeof req.signal === 'function' ? req.signal() : req.signal;
-    const sources = own ? [closing.signal, own] : [closing.signal];
-    const forward = (event: Event) => aborter.abort((event.target as AbortSignal).reason);
-    for (const source of sources) {
-      if (source.aborted) aborter.abort(source.reason);
-      else source.addEventListener('abort', forward, { once: true });
-    }
+    const forward = () => aborter.abort(own?.reason);
+    if (own?.aborted) forward();
+    else own?.addEventListener('abort', forward, { once: true });
     try {
       const key = req.accountSid === undefined ? undefined : await o.signingKey?.(req.accountSid);
       const res = await httpExchange({
@@ -221,7 +225,8 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
       return failed(signal.aborted ? signal.reason : err, req.url);
     } finally {
       clearTimeout(timer);
-      for (const source of sources) source.removeEventListener('abort', forward);
+      open.delete(aborter);
+      own?.removeEventListener('abort', forward);
     }
   }
 
@@ -252,6 +257,7 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
         clearTimeout(timer);
       }
       closing.abort(new FetchAborted('ABORTED', 'aborted: the engine closed'));
+      for (const aborter of open) aborter.abort(closing.signal.reason);
       await Promise.allSettled([...inFlight]);
       const closed = agent;
       agent = undefined;

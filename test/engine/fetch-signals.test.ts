@@ -48,3 +48,38 @@ it('HTTP requests leave nothing attached to long-lived signals (no composite sig
     server.close();
   }
 });
+
+it('many requests in flight at once raise no listener-limit warning, and close() still aborts them all', async () => {
+  const held: Array<() => void> = [];
+  const server = createServer((req, res) => {
+    req.resume();
+    held.push(() => res.end('<Response/>'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/voice`;
+  const warnings: string[] = [];
+  const onWarning = (w: Error) => warnings.push(w.name);
+  process.on('warning', onWarning);
+  const fetcher = createFetcher(new HandlerRegistry());
+  try {
+    const calls = Array.from({ length: 25 }, () => new AbortController());
+    const pending = calls.map((call, i) =>
+      fetcher.fetch({ url, method: 'POST', params: { i: String(i) }, signal: call.signal }),
+    );
+    await vi.waitFor(() => expect(held).toHaveLength(25));
+    // Every call's signal carries exactly its own request's listener.
+    for (const call of calls) expect(getEventListeners(call.signal, 'abort')).toHaveLength(1);
+    await fetcher.close({ graceMs: 0 });
+    const results = await Promise.all(pending);
+    expect(results.map((r) => r.status)).toEqual(Array(25).fill(0));
+    expect(results.every((r) => r.error?.includes('the engine closed'))).toBe(true);
+    for (const call of calls) expect(getEventListeners(call.signal, 'abort')).toHaveLength(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  } finally {
+    process.off('warning', onWarning);
+    for (const release of held) release();
+    server.closeAllConnections();
+    server.close();
+  }
+});
