@@ -5,7 +5,7 @@ const method = z.enum(['GET', 'POST']);
 const absoluteUrl = z.string().refine((v) => URL.canParse(v), { message: 'must be an absolute URL' });
 
 /**
- * The SPEC's POST Calls parameters, for boundaries (scenario files, HTTP forms). Numbers may
+ * The platform's POST Calls parameters, for boundaries (scenario files, HTTP forms). Numbers may
  * come as strings, events as a comma-separated list or an array.
  */
 export const createCallParamsSchema = z

@@ -230,7 +230,7 @@ export class Engine {
     }
   }
 
-  /** Places an outbound call (SPEC POST Calls); the record is returned at once, `queued`. */
+  /** Places an outbound call (the platform's POST Calls); the record is returned at once, `queued`. */
   createCall(params: CreateCallParams): Readonly<CallRecord> {
     this.assertOpen();
     for (const field of ['From', 'To', 'Url'] as const) {
@@ -346,7 +346,7 @@ export class Engine {
   }
 
   /**
-   * Modifies a live call (SPEC POST Calls/{CallSid}): `Url`/`Method` (+ `FallbackUrl`,
+   * Modifies a live call (the platform's POST Calls/{CallSid}): `Url`/`Method` (+ `FallbackUrl`,
    * `FallbackMethod`) redirect it now, `Status` completed|canceled, `StatusCallback`(`Method`),
    * `Mute`, `MoveConnectedCallLeg`, `ChildCallMode` Hangup|Move|StayConnected. Returns the
    * call's record. Throws `EngineError`: `invalid-params` (names the field), `unknown-call`,
@@ -372,7 +372,8 @@ export class Engine {
   }
 
   /**
-   * Mutes or unmutes a conference participant (SPEC POST Conferences/{sid}/Participants/{CallSid}).
+   * Mutes or unmutes a conference participant (the platform's
+   * POST Conferences/{sid}/Participants/{CallSid}).
    * Throws `unknown-conference` or `unknown-call` (not in that conference).
    */
   muteParticipant(conferenceSid: string, callSid: string, mute: boolean): ParticipantInfo {

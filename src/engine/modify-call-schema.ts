@@ -5,7 +5,7 @@ const absoluteUrl = z.string().refine((v) => URL.canParse(v), { message: 'must b
 const bool = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 
 /**
- * The SPEC's live-modification parameters (POST Calls/{CallSid}), for boundaries: `Url`,
+ * The platform's live-modification parameters (POST Calls/{CallSid}), for boundaries: `Url`,
  * `Method`, `FallbackUrl`, `FallbackMethod`, `Status` (completed | canceled), `StatusCallback`,
  * `StatusCallbackMethod`, `Mute`, `MoveConnectedCallLeg`, `ChildCallMode`. Booleans may come as
  * the strings `true`/`false`. At least one of Url, Status, Mute, StatusCallback is required.

@@ -85,7 +85,7 @@ export interface NumberConfig {
   accountSid?: string;
 }
 
-/** Parameters of an outbound call: the SPEC's POST Calls form fields. */
+/** Parameters of an outbound call: the platform's POST Calls form fields. */
 export interface CreateCallParams {
   From: string;
   /** Number, `client:<name>` or `sip:<user>@<host>` (URI parameters become custom headers). */

@@ -2,8 +2,8 @@
 export type AfterBridgeDecision = 'connect-next' | 'rejoin' | 'drop';
 
 /**
- * The SPEC rejoin rule as a pure function: customers waiting -> connect the next one; none and
- * `rejoin` -> the agent waits in the queue again (hold audio); none and not `rejoin` -> the
+ * The platform's rejoin rule as a pure function: customers waiting -> connect the next one; none
+ * and `rejoin` -> the agent waits in the queue again (hold audio); none and not `rejoin` -> the
  * agent's call is dropped.
  */
 export function decideAfterBridge(input: { customersWaiting: number; rejoin: boolean }): AfterBridgeDecision {

@@ -1,5 +1,5 @@
 /**
- * Validation of announcement fields, in SPEC's order of codes: type (520), the say fields
+ * Validation of announcement fields, in the platform's order of codes: type (520), the say fields
  * present (519), language (521), voice (522; blank means the default, Man).
  */
 import { z } from 'zod';
@@ -9,7 +9,7 @@ import { sayLanguage } from './languages.js';
 
 const text = (max: number) => z.string().max(max, `at most ${max} characters`);
 
-/** Shape of a create or update body (the values are checked afterwards, with SPEC codes). */
+/** Shape of a create or update body (values are checked afterwards, with the platform's codes). */
 export const announcementFields = z.object({
   name: text(200).optional(),
   description: text(2000).optional(),

@@ -39,7 +39,7 @@ export async function announcementOf(deps: EnterpriseDeps, accountSid: string, s
   return found;
 }
 
-/** Announcements of SPEC "Auto Attendant": create, search, get, update. */
+/** Announcements of the platform's Auto Attendant: create, search, get, update. */
 export function registerAnnouncements(app: Hono<EnterpriseEnv>, deps: EnterpriseDeps): void {
   const enterpriseWithSystem = async (accountSid: string, sid: unknown, body: unknown) => {
     const enterprise = await enterpriseOf(deps, accountSid, sid, body);

@@ -1,8 +1,8 @@
 /**
- * Role rules of SPEC Authentication point 5. Requests are authenticated as a platform account
- * (Basic auth); the header `X-Acting-User` (a user's sid or e-mail) says which Auto Attendant
- * user of that account acts. Without it the account holder acts, with every right (that is how
- * an enterprise gets its first BG_ADMIN).
+ * The platform's role rules (docs/enterprise.md, "Roles: the acting user"). Requests are
+ * authenticated as a platform account (Basic auth); the header `X-Acting-User` (a user's sid or
+ * e-mail) says which Auto Attendant user of that account acts. Without it the account holder acts,
+ * with every right (that is how an enterprise gets its first BG_ADMIN).
  */
 import type { Context } from 'hono';
 import type { AaUserRecord } from '../../store/enterprise/types.js';

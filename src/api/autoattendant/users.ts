@@ -55,7 +55,7 @@ function oneOf<T extends string>(
   return value as T;
 }
 
-/** Users of SPEC "Auto Attendant": create, search, get, update (status). */
+/** Users of the platform's Auto Attendant: create, search, get, update (status). */
 export function registerUsers(app: Hono<EnterpriseEnv>, deps: EnterpriseDeps): void {
   app.post('/user', async (c) => {
     const body = await readBody(c);

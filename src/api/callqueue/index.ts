@@ -40,7 +40,7 @@ export interface CallQueueRoutes {
 }
 
 /**
- * The Call Queuing product: `POST /provisioning` (SPEC) and the extensions `numbers`,
+ * The Call Queuing product: `POST /provisioning` (the platform's) and the extensions `numbers`,
  * `queues` (Basic authentication), plus `POST /callback`, which the platform itself calls.
  */
 export function createCallQueueRoutes(options: CallQueueRoutesOptions): CallQueueRoutes {

@@ -13,8 +13,8 @@ function eventJson(e: CallQueueEvent): Record<string, unknown> {
 }
 
 /**
- * Provisioned numbers (extensions; SPEC shows only provisioning): list, get, unprovision, and
- * what happened to each number's calls.
+ * Provisioned numbers (extensions; the platform's API has only provisioning): list, get,
+ * unprovision, and what happened to each number's calls.
  */
 export function registerNumbers(app: Hono<CallQueueEnv>, deps: CallQueueDeps): void {
   const { store, baseUrl } = deps.service;

@@ -64,8 +64,8 @@ export function queueJson(
 const MAX_SIZE_HINT = 'expected a whole number from 1 to 5000';
 
 /**
- * The account's queues with their live state (extensions; SPEC shows no queue endpoints):
- * list (optionally by `Name`), get by sid, change the size limit.
+ * The account's queues with their live state (extensions; the platform's API has no queue
+ * endpoints): list (optionally by `Name`), get by sid, change the size limit.
  */
 export function registerQueues(app: Hono<CallQueueEnv>, deps: CallQueueDeps): void {
   const owned = async (c: Context<CallQueueEnv>, routing: CallQueueRouting): Promise<QueueSnapshot> => {

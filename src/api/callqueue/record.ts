@@ -21,7 +21,7 @@ export function voiceUrlOf(number: CallQueueNumberRecord): string {
   return url.toString();
 }
 
-/** The Call Queuing number record of SPEC, field for field. */
+/** The platform's Call Queuing number record, field for field. */
 export function numberJson(number: CallQueueNumberRecord, baseUrl: string): Record<string, unknown> {
   return {
     sid: number.sid,
@@ -37,7 +37,7 @@ export function numberJson(number: CallQueueNumberRecord, baseUrl: string): Reco
     apiVersion: API_VERSION,
     isSIP: number.byoc,
     uri: `/${API_VERSION}/Accounts/${number.accountSid}/IncomingPhoneNumbers/${number.sid}.json`,
-    // Returned but unused (SPEC): the product routes voice only, with no fallback.
+    // Returned but unused (as on the platform): the product routes voice only, with no fallback.
     voiceFallbackUrl: null,
     voiceFallbackMethod: 'POST',
     voiceCallerIdLookup: false,

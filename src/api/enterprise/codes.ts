@@ -1,6 +1,7 @@
 /**
- * The error codes of the Auto Attendant and Task Router areas (SPEC "Errors"), each answered
- * with HTTP 409 and its SPEC message. Code 520 means two things, one per area.
+ * The platform's error codes of the Auto Attendant and Task Router areas (listed in
+ * docs/enterprise.md), each answered with HTTP 409 and the platform's message. Code 520 means two
+ * things, one per area.
  */
 export const ENTERPRISE_ERRORS = {
   accountCreation: { code: '499', message: 'Error in creating an account under the platform' },

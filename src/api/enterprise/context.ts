@@ -26,7 +26,7 @@ export const accountOf = (c: Context<EnterpriseEnv>) => c.get('account').sid;
 
 /**
  * The account's enterprise, or error 467. Another account's enterprise reads as unknown,
- * except where SPEC names 505 (`otherAccount: '505'`).
+ * except where the platform's API answers 505 (`otherAccount: '505'`).
  */
 export async function enterpriseOf(
   deps: EnterpriseDeps,

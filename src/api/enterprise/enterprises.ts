@@ -1,5 +1,5 @@
 /**
- * Enterprises: an extension of the API (SPEC shows none), so an account can create the
+ * Enterprises: an extension of the API (the platform's has none), so an account can create the
  * enterprise its users, announcements and workspaces belong to. Same envelopes as the areas.
  */
 import type { Hono } from 'hono';

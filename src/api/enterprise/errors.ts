@@ -2,7 +2,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ENTERPRISE_ERRORS, type EnterpriseErrorName } from './codes.js';
 
 /**
- * An error of the enterprise areas, answered as `{errorCode, message, data}`: the SPEC codes
+ * An error of the enterprise areas, answered as `{errorCode, message, data}`: the platform's codes
  * with HTTP 409, bad input (`invalid-parameter`) with 400, an unknown route with 404.
  */
 export class EnterpriseError extends Error {
@@ -18,8 +18,8 @@ export class EnterpriseError extends Error {
 }
 
 /**
- * One of SPEC's codes. `data` echoes the request body, the offending sid or a name; `detail`
- * is appended to the SPEC message when it says more (e.g. which role rule refused).
+ * One of the platform's codes. `data` echoes the request body, the offending sid or a name;
+ * `detail` is appended to the platform's message when it says more (e.g. which role rule refused).
  */
 export function specError(name: EnterpriseErrorName, data: unknown, detail?: string): EnterpriseError {
   const { code, message } = ENTERPRISE_ERRORS[name];

@@ -4,7 +4,7 @@ import { parseDateFilter } from '../http/dates.js';
 import { ApiError } from '../http/errors.js';
 import { invalidParameter } from './errors.js';
 
-/** Search defaults of SPEC "Limits", and the largest page the API serves. */
+/** The platform's search defaults, and the largest page the API serves. */
 export const DEFAULT_SEARCH_PAGE_SIZE = 10;
 export const MAX_SEARCH_PAGE_SIZE = 1000;
 

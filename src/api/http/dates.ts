@@ -59,7 +59,7 @@ const DATE_FILTER = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2}))?$/;
 /**
  * What a date without a time stands for: `day`, its whole day (a single-value filter such as
  * Gathers' `DateCreated`); `midnight`, the instant `T00:00:00` (the `StartTime`/`EndTime`
- * bounds, per SPEC "`YYYY-MM-DD` (midnight)").
+ * bounds, where the platform's API makes a date alone its midnight).
  */
 export type DateOnly = 'day' | 'midnight';
 
@@ -96,7 +96,7 @@ export function parseDateFilter(parameter: string, value: string, dateOnly: Date
 
 /**
  * The `StartTime` and `EndTime` bounds of a list query, both included; a date alone is its
- * midnight (SPEC "`YYYY-MM-DD` (midnight)"). A bound not given is undefined.
+ * midnight, as in the platform's API. A bound not given is undefined.
  */
 export function timeBounds(query: Record<string, string>): { from?: number; to?: number } {
   return {

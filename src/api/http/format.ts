@@ -11,7 +11,7 @@ export type Scalar = string | number | boolean;
 
 /**
  * A record ready to render in either format: each field has its XML element name (the
- * attribute names of the SPEC tables) and its JSON name; a nested list of fields is an object.
+ * the platform's attribute names) and its JSON name; a nested list of fields is an object.
  */
 export type Representation = ReadonlyArray<
   readonly [xml: string, json: string, value: Scalar | Representation]

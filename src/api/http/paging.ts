@@ -70,7 +70,7 @@ function capItems<T>(items: T[], offset: number, p: Paging): T[] {
 
 const PAGING_KEYS = new Set(['Page', 'PageSize', 'AfterSid']);
 
-/** Builds the list envelope of SPEC: counts, positions and paging links. */
+/** Builds the platform's list envelope: counts, positions and paging links. */
 export function listDocument<T = Representation>(args: {
   /** Request path, used for every paging link. */
   path: string;

@@ -160,7 +160,7 @@ export function registerConferences(app: Hono<PlatformEnv>, deps: PlatformDeps):
     return renderOne(c, format, 'Participant', participantRep(room, p));
   });
 
-  /** SPEC's mute: answers the participant's call, as before the Participants resource existed. */
+  /** The platform's mute: answers the participant's call, as before the Participants resource existed. */
   app.post('/Accounts/:accountSid/Conferences/:conferenceSid/Participants/:file', async (c) => {
     const accountSid = accountOf(c);
     const { id, format } = splitFormat(c.req.param('file'), 'json');

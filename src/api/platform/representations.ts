@@ -1,4 +1,4 @@
-/** Records as the SPEC renders them: field names per format, dates, uris. */
+/** Records as the platform's API renders them: field names per format, dates, uris. */
 import {
   API_VERSION,
   type CallRecord,

@@ -76,7 +76,7 @@ export function renderTaskQueue(deps: EnterpriseDeps, q: TaskQueueRecord) {
   };
 }
 
-/** Task queues of SPEC "Task Router": create, search, get, update. */
+/** Task queues of the platform's Task Router: create, search, get, update. */
 export function registerTaskQueues(app: Hono<EnterpriseEnv>, deps: EnterpriseDeps): void {
   const save = async (q: TaskQueueRecord, body: unknown) => {
     try {

@@ -63,7 +63,7 @@ export async function workspaceOf(deps: EnterpriseDeps, accountSid: string, sid:
   return found;
 }
 
-/** Workspaces of SPEC "Task Router": create, search, get, update, delete. */
+/** Workspaces of the platform's Task Router: create, search, get, update, delete. */
 export function registerWorkspaces(app: Hono<EnterpriseEnv>, deps: EnterpriseDeps): void {
   const render = async (accountSid: string, w: WorkspaceRecord) =>
     renderWorkspace(deps, w, await activitiesOf(deps, accountSid, w.sid));

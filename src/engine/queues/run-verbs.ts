@@ -2,7 +2,7 @@ import type { Verb, VerbName } from '../../rcml/model.js';
 import { verbDetails } from '../verb-details.js';
 import { NEXT, type VerbContext, type VerbOutcome } from '../verbs/types.js';
 
-/** Verbs a `waitUrl` document may use (SPEC: Say, Play, Redirect; the family adds the rest). */
+/** Verbs a `waitUrl` document may use (the platform names Say, Play, Redirect; the family adds the rest). */
 export const WAIT_VERBS: ReadonlySet<VerbName> = new Set<VerbName>([
   'Say',
   'Play',
@@ -13,7 +13,7 @@ export const WAIT_VERBS: ReadonlySet<VerbName> = new Set<VerbName>([
   'Redirect',
 ]);
 
-/** Verbs a `joinUrl` document may use (SPEC: Say, Play, Redirect only). */
+/** Verbs a `joinUrl` document may use (the platform names Say, Play, Redirect only). */
 export const JOIN_VERBS: ReadonlySet<VerbName> = new Set<VerbName>(['Say', 'Play', 'Redirect']);
 
 /** Verbs a Queue noun `url` document may use (reference: Say, Play, Pause, Redirect). */

@@ -102,7 +102,7 @@ export class QueueService implements WaiterHost {
 
   /**
    * A queued agent's partner left the bridge: connect the next call waiting on the other side,
-   * put the agent back in the queue (`rejoin`), or drop it (SPEC rejoin table).
+   * put the agent back in the queue (`rejoin`), or drop it (the platform's rejoin rule).
    */
   async afterBridge(
     party: QueueParty,

@@ -15,8 +15,8 @@ const HANGUP: VerbOutcome = { kind: 'hangup' };
  * waits for one (the Queue `waitUrl` repeating) until the Dial `timeout` (`no-answer`). The
  * Queue `url` runs on the enqueued call and `joinUrl` on this one, then the two are connected
  * until one hangs up or `timeLimit`. Recording is not supported when dialing a queue. With
- * `rejoin` given, a dialer that was the waiting side (the queued agent) follows the SPEC
- * rejoin table when its partner hangs up; a failing queue gives `DialCallStatus=failed`.
+ * `rejoin` given, a dialer that was the waiting side (the queued agent) follows the
+ * platform's rejoin rule when its partner hangs up; a failing queue gives `DialCallStatus=failed`.
  */
 export async function dialQueue(ctx: VerbContext, verb: Dial, queue: QueueNoun): Promise<VerbOutcome> {
   if (verb.record) {
@@ -98,7 +98,7 @@ async function serve(
     agent ||= stay.waited;
     const partnerLeft = stay.end.bridged && stay.end.endedBy === 'enqueued';
     if (rejoin === undefined || !agent || !partnerLeft || ctx.signal.aborted) return outcome;
-    // A queued agent whose customer hung up: SPEC rejoin table.
+    // A queued agent whose customer hung up: the platform's rejoin rule.
     last = outcome;
     const next = await svc.afterBridge(party, stay.queue, rejoin);
     if (next.status === 'drop') {

@@ -13,7 +13,7 @@ const HANGUP: VerbOutcome = { kind: 'hangup' };
 /**
  * Puts the call in the named queue. It waits (its `waitUrl` document looping) until a call
  * dialing the queue takes it; both run their `joinUrl` documents and are connected. When the
- * partner leaves the bridge the SPEC rejoin rule applies: the next waiting caller is
+ * partner leaves the bridge the platform's rejoin rule applies: the next waiting caller is
  * connected, else with `rejoin` the call waits again, else it is dropped. The `action` gets
  * `QueueResult`, `QueueSid` and `QueueTime` when the call leaves the queue (after the bridge
  * when bridged); without one the next verb runs. A `waitUrl` that is not a URI or a refused
@@ -53,7 +53,7 @@ export async function enqueueVerb(ctx: VerbContext, verb: Enqueue): Promise<Verb
   }
 }
 
-/** The call's stay, from its arrival to its last bridge (rejoining as the SPEC table says). */
+/** The call's stay, from its arrival to its last bridge (rejoining as the platform's rejoin rule says). */
 async function stay(
   svc: QueueService,
   party: QueueParty,
@@ -79,7 +79,7 @@ async function stay(
     if (ctx.signal.aborted || stay.end.endedBy === 'enqueued') {
       return finish(ctx, verb, stay.end.bridged ? 'bridged' : 'hangup', sid, stay.waitMs);
     }
-    // The partner left (or the time limit ran out): SPEC rejoin table.
+    // The partner left (or the time limit ran out): the platform's rejoin rule.
     const next = await svc.afterBridge(party, stay.queue, rejoin);
     if (next.status === 'drop') {
       finish(ctx, verb, 'bridged', sid, stay.waitMs, true);

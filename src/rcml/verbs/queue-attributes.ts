@@ -1,7 +1,7 @@
 import type { Enqueue, QueueNoun } from '../model.js';
 import { type AttrRules, bool, method, text } from './rules.js';
 
-/** Attributes the Enqueue verb and the Queue noun share (the SPEC lists them on both). */
+/** Attributes the Enqueue verb and the Queue noun share (the platform lists them on both). */
 type WaitJoin = Pick<
   Enqueue & QueueNoun,
   'waitUrl' | 'waitUrlMethod' | 'joinUrl' | 'joinUrlMethod' | 'rejoin'

@@ -1,4 +1,4 @@
-/** A gallery template: the SPEC's Template record plus its speech settings and project. */
+/** A gallery template: the platform's Template record plus its speech settings and project. */
 export interface Template {
   /** `TL` and 32 digits. */
   id: string;
