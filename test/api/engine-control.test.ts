@@ -80,13 +80,17 @@ describe('engine-backed REST API', () => {
     const s = await server();
     const sid = await s.place('http://app.test/ivr');
     expect((await s.store.calls.get(ACCOUNT_A, sid))?.status).toBe('queued');
+    // Who ended a call (an extension field) is empty while it is live.
+    expect((await s.call(`${ROOT_A}/Calls/${sid}.json`)).body.ended_by).toBe('');
     await s.advance(1);
     expect((await s.call(`/sim/Calls/${sid}/Digits`, { Digits: '1' })).status).toBe(200);
     await s.advance(10);
     expect(s.requested).toEqual(['/ivr', '/after 1']);
 
     const calls = await s.call(`${ROOT_A}/Calls.json`);
-    expect(calls.body.calls).toMatchObject([{ sid, status: 'completed', account_sid: ACCOUNT_A }]);
+    expect(calls.body.calls).toMatchObject([
+      { sid, status: 'completed', account_sid: ACCOUNT_A, ended_by: 'application' },
+    ]);
     const gathers = await s.call(`${ROOT_A}/Gathers/DTMF.json`);
     expect(gathers.body.gathers).toMatchObject([{ call_sid: sid, digits_count: 1, status: 'completed' }]);
     // The engine writes the organization into the record itself.
@@ -123,6 +127,7 @@ describe('engine-backed REST API', () => {
     await s.advance(1);
     const done = await s.call(`${ROOT_A}/Calls.json/${sid}`, { Status: 'completed' });
     expect(done.body.status).toBe('completed');
+    expect((await s.call(`${ROOT_A}/Calls/${sid}.json`)).body.ended_by).toBe('api');
     expect((await s.store.calls.get(ACCOUNT_A, sid))?.status).toBe('completed');
     const again = await s.call(`${ROOT_A}/Calls/${sid}.json`, { Status: 'completed' });
     expect(again.status).toBe(409);

@@ -28,6 +28,7 @@ const arbCall: fc.Arbitrary<CallRecord> = fc.record(
     startTime: optional(time),
     endTime: optional(time),
     duration: optional(fc.integer({ min: 0, max: 100_000 })),
+    endedBy: optional(fc.constantFrom('caller', 'application', 'api', 'timeout', 'engine' as const)),
   },
   {
     requiredKeys: [

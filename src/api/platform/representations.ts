@@ -35,6 +35,8 @@ export function callRep(c: CallRecord): Representation {
     ['ApiVersion', 'api_version', c.apiVersion],
     ['ForwardFrom', 'forwarded_from', orEmpty(c.forwardedFrom)],
     ['CallerName', 'caller_name', orEmpty(c.callerName)],
+    // An extension of the platform's record: who ended the call ("" while it is live).
+    ['EndedBy', 'ended_by', orEmpty(c.endedBy)],
     ['Uri', 'uri', `${uri}.json`],
     [
       'SubresourceUris',
@@ -67,6 +69,7 @@ export interface CallJson {
   api_version: string;
   forwarded_from: string;
   caller_name: string;
+  ended_by: string;
   uri: string;
   subresource_uris: { notifications: string; recordings: string };
 }
@@ -97,6 +100,7 @@ export function callJson(c: CallRecord): CallJson {
     api_version: c.apiVersion,
     forwarded_from: orEmpty(c.forwardedFrom),
     caller_name: orEmpty(c.callerName),
+    ended_by: orEmpty(c.endedBy),
     uri: `${uri}.json`,
     subresource_uris: { notifications: `${uri}/Notifications.json`, recordings: `${uri}/Recordings.json` },
   };
