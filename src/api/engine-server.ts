@@ -20,6 +20,7 @@ import { createDesignerService, type DesignerService } from './designer/service.
 import { createEngineControl } from './engine-control.js';
 import type { EnterpriseAreaOptions } from './enterprise/mount.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
+import { basePathOf, isAbsoluteUrl, lateBaseApp } from './late-base.js';
 import { createLiveCallCounter, type LiveCallCounter, limitLiveCalls } from './live-call-limit.js';
 import {
   createCallObserver,
@@ -91,6 +92,13 @@ export interface EngineApp {
   callControl: CallControl;
   /** The Visual Designer service, whose controller the engine runs in process. */
   designer: DesignerService;
+  /** `{base_url}` of links and recording URLs; undefined until known (see `setBaseUrl`). */
+  readonly baseUrl: string | undefined;
+  /**
+   * Sets `{base_url}` when `createEngineApp` was given none or only a path, e.g. once
+   * `listen()` picked a port. Without it, the first request's origin is taken. Throws once set.
+   */
+  setBaseUrl(baseUrl: string): void;
   /** Ends live calls (their final records are written), then closes the store. */
   close(): Promise<void>;
   /** Refuses new calls and waits for the live ones (see {@link EngineServer.drain}). */
@@ -258,9 +266,6 @@ async function buildEngine(options: EngineAppOptions, baseUrl: () => string): Pr
   return { engine, close, liveCalls, written: (callSid) => stored.written(callSid) };
 }
 
-const pathOf = (baseUrl: string | undefined) =>
-  baseUrl ? new URL(baseUrl).pathname.replace(/\/+$/, '') : '';
-
 /** The designer service of an engine server, its controller served in process once the base is known. */
 function designerOf(
   options: EngineAppOptions,
@@ -269,7 +274,7 @@ function designerOf(
   const service = createDesignerService({
     store: options.store,
     designer: options.designer ?? createMemoryDesignerStore(),
-    basePath: pathOf((options as { baseUrl?: string }).baseUrl),
+    basePath: basePathOf((options as { baseUrl?: string }).baseUrl),
     now: () => engine.now(),
   });
   return {
@@ -281,28 +286,38 @@ function designerOf(
 
 /**
  * Builds the REST app over a new engine: calls placed through it run on the engine and their
- * calls, recordings (with WAV files), gathers and notifications land in the store.
+ * calls, recordings (with WAV files), gathers and notifications land in the store. `baseUrl`
+ * may be left out or be a path (`/rcml`) when the origin is not known yet: set it with
+ * `setBaseUrl` after `listen()`, or the first request's origin is taken.
  */
-export async function createEngineApp(options: EngineAppOptions & { baseUrl: string }): Promise<EngineApp> {
-  const stored = await buildEngine(options, () => options.baseUrl);
+export async function createEngineApp(options: EngineAppOptions & { baseUrl?: string }): Promise<EngineApp> {
+  const given = options.baseUrl;
+  const basePath = basePathOf(given); // refuses a base that is neither URL nor path, first
+  let baseUrl = isAbsoluteUrl(given) ? given : undefined;
+  const stored = await buildEngine(options, () => baseUrl ?? '');
   const { engine } = stored;
   const readiness = readinessOf(options.ops, options.store);
   const drainState = createDrainState(readiness);
   const callControl = controlOf(options, stored, drainState);
   const designer = designerOf(options, engine);
-  designer.attach(options.baseUrl);
-  const app = createApp({
-    store: options.store,
-    callControl,
-    designer,
-    baseUrl: options.baseUrl,
-    maxBodyBytes: options.maxBodyBytes,
-    onError: options.onError,
-    callQueue: { store: options.callQueueStore, routing: engineRouting(engine) },
-    enterprise: options.enterprise,
-    ops: { ...options.ops, readiness },
-    rateLimit: options.accountLimits?.api,
-  });
+  const build = (url: string) => {
+    baseUrl = url;
+    designer.attach(url);
+    return createApp({
+      store: options.store,
+      callControl,
+      designer,
+      baseUrl: url,
+      maxBodyBytes: options.maxBodyBytes,
+      onError: options.onError,
+      callQueue: { store: options.callQueueStore, routing: engineRouting(engine) },
+      enterprise: options.enterprise,
+      ops: { ...options.ops, readiness },
+      rateLimit: options.accountLimits?.api,
+    });
+  };
+  const late = baseUrl === undefined ? lateBaseApp(basePath, build) : undefined;
+  const app = late ? late.app : build(baseUrl as string);
   let closing: Promise<void> | undefined;
   const close = async () => {
     try {
@@ -319,6 +334,13 @@ export async function createEngineApp(options: EngineAppOptions & { baseUrl: str
     engine,
     callControl,
     designer,
+    get baseUrl() {
+      return baseUrl;
+    },
+    setBaseUrl: (url) => {
+      if (!late) throw new Error(`the base URL is already ${baseUrl}`);
+      late.setBaseUrl(url);
+    },
     close: () => {
       closing ??= close();
       return closing;
