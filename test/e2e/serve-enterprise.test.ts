@@ -137,8 +137,39 @@ describe('enterprise areas over rcml serve', () => {
       `/autoattendant/file/announcement/${announcement.body.data.sid}/hold_music.wav`,
     );
 
+    // Task Router over the same port: a workspace, a task queue with a worker expression, and an
+    // expression refused with its column.
+    const workspace = await api('POST', '/taskrouter/workspaces', { enterpriseSid, name: 'Support' });
+    expect(workspace.status).toBe(200);
+    const queue = await api('POST', '/taskrouter/taskqueues', {
+      workspaceSid: workspace.body.data.sid,
+      name: 'Billing',
+      targetWorkers: 'skills HAS "billing" AND level >= 2',
+    });
+    expect(queue.status).toBe(200);
+    const bad = await api('POST', '/taskrouter/taskqueues', {
+      workspaceSid: workspace.body.data.sid,
+      name: 'Broken',
+      targetWorkers: 'level >=',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^targetWorkers: .* at column \d+$/);
+
     expect(await stop(serve.child)).toBe(0);
     const again = await startServe(data);
+    const queues = await fetch(
+      `${again.url}/taskrouter/taskqueues/search?workspaceSid=${workspace.body.data.sid}`,
+      { headers: { Authorization: auth } },
+    );
+    const found = (await queues.json()) as {
+      data: { total: number; result: Array<Record<string, unknown>> };
+    };
+    expect(found.data.total).toBe(1);
+    expect(found.data.result[0]).toMatchObject({
+      sid: queue.body.data.sid,
+      name: 'Billing',
+      targetWorkers: 'skills HAS "billing" AND level >= 2',
+    });
     const users = await fetch(`${again.url}/autoattendant/user/search?SortBy=email:asc`, {
       headers: { Authorization: auth },
     });
