@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProgram } from '../../src/cli/program.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
+import { startHostileServer } from '../support/hostile-webhook.js';
 
 const MAIN = join(import.meta.dirname, '../../src/cli/main.ts');
 const ACCOUNT = `AC${'d'.repeat(32)}`;
@@ -216,6 +217,35 @@ describe('rcml serve drain on SIGTERM', () => {
     try {
       expect(store.interruptedCalls).toEqual([]);
       expect(await store.calls.get(ACCOUNT, created.sid)).toMatchObject({ status: 'completed', duration: 5 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('exits within its drain time while a webhook is still dripping: the call closed, its fetch aborted', async () => {
+    // One byte every 50 ms: the webhook would hold the request until the 15 s fetch deadline.
+    const hostile = await startHostileServer({ dripMs: 50 });
+    cleanups.push(() => void hostile.stop());
+    const data = tempDir();
+    const s = await serve(['--data', data, '--drain-seconds', '1', '--log-format', 'json']);
+    const arrived = hostile.arrival('/drip');
+    const closed = hostile.closed('/drip');
+    const created = (await (
+      await post(`${s.url}${CALLS}`, { From: '+1555', To: '+1666', Url: `${hostile.base}/drip` })
+    ).json()) as { sid: string };
+    await arrived;
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    await closed;
+    // Ended by the drain, not by the deadline: far fewer bytes than 15 s of dripping.
+    expect(hostile.written.get('/drip') ?? 0).toBeLessThan(200);
+    const store = await openSqliteStore({ dir: data });
+    try {
+      expect(store.interruptedCalls).toEqual([]);
+      const call = await store.calls.get(ACCOUNT, created.sid);
+      // Closed by the server itself, with its final record written.
+      expect(call).toMatchObject({ status: 'completed', endedBy: 'engine' });
+      expect(call?.endTime).toBeDefined();
     } finally {
       await store.close();
     }
