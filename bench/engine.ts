@@ -3,7 +3,7 @@
  * documents), a two-leg Dial flow beside it, the same IVR over real HTTP (floor: raw undici
  * requests), and heap per call for calls parked in a long Pause. Every rate is the median of
  * several rounds after a warm-up, each round measuring the figure and its floor back to back,
- * so that a busy machine moves both alike.
+ * so that a busy machine moves both alike. RCML_BENCH_ONLY=memory runs only the heap figure.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -157,6 +157,7 @@ async function rounds<K extends string>(round: () => Promise<Record<K, number>>)
 const verdict = (met: boolean): string => (met ? 'met' : 'NOT met');
 
 export async function run(): Promise<void> {
+  if (process.env.RCML_BENCH_ONLY === 'memory') return reportParkedHeap();
   const calls = Number(process.env.RCML_BENCH_CALLS ?? 20_000);
   await ivrInProcess(10_000, 1_000); // warm-up
   parseFloor(10_000);
@@ -195,7 +196,10 @@ export async function run(): Promise<void> {
         `${fmt(http.raw)} requests/s; ratio ${ratio.toFixed(2)} (goal >= 0.85: ${verdict(ratio >= 0.85)})`,
     );
   });
+  await reportParkedHeap();
+}
 
+async function reportParkedHeap(): Promise<void> {
   const parked = 100_000;
   const perCall = await parkedHeap(parked);
   const hasGc = typeof (globalThis as { gc?: unknown }).gc === 'function';

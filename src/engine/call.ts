@@ -16,6 +16,9 @@ export interface MediaState {
   held: boolean;
 }
 
+/** Media state of every call that was never muted or held: shared, so a call holds none. */
+const PLAIN_MEDIA: Readonly<MediaState> = Object.freeze({ muted: false, held: false });
+
 /** The bridge a call is in, as far as the call needs to know (see `bridge.ts`). */
 export interface CallBridge {
   readonly a: Call;
@@ -53,7 +56,7 @@ export class Call implements CallHooks {
   conferenceSid: string | null = null;
   /** The latest Dial leg of this call (`OutboundCallSid` of its requests from then on). */
   outboundCallSid: string | undefined;
-  readonly media: MediaState = { muted: false, held: false };
+  private mediaState: Readonly<MediaState> = PLAIN_MEDIA;
   private actor: Actor<typeof callMachine> | null;
   private readonly party: PartyBehaviour;
   private first: ScriptStart | null;
@@ -92,6 +95,15 @@ export class Call implements CallHooks {
       input: { call: this },
       parent: rt.callParent,
     });
+  }
+
+  get media(): Readonly<MediaState> {
+    return this.mediaState;
+  }
+
+  /** Changes the media state (see `media.ts`); a copy, as the unchanged state is shared. */
+  setMedia(change: Partial<MediaState>): void {
+    this.mediaState = { ...this.mediaState, ...change };
   }
 
   get ended(): boolean {

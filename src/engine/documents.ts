@@ -23,12 +23,13 @@ export function loadDocument(
   method: HttpMethod,
   kind: RequestKind,
   extra: Record<string, string> | undefined,
-  paramsOf: (extra?: Record<string, string>) => Record<string, string> = (e) => call.params(e),
+  /** Builds the request parameters: the call itself, or a script's context (screening set). */
+  source: { params(extra?: Record<string, string>): Record<string, string> } = call,
 ): LoadedDocument | Promise<LoadedDocument> {
   if (!call.rt.isValidUrl(url)) {
     return { ok: false, code: '11100', log: 0, message: `invalid URL '${url}'`, url };
   }
-  const res = call.rt.requestNow(call.record.sid, kind, url, method, paramsOf(extra));
+  const res = call.rt.requestNow(call.record.sid, kind, url, method, source.params(extra));
   return res instanceof Promise ? res.then((r) => toDocument(call, url, r)) : toDocument(call, url, res);
 }
 

@@ -43,7 +43,6 @@ export function prepareScript(call: Call, start: ScriptStart): CallScript {
  */
 export async function runScript(call: Call, start: ScriptStart, ctx: ScriptContext): Promise<void> {
   const signal = ctx.signal;
-  const paramsOf = (extra?: Record<string, string>) => ctx.params(extra);
   try {
     let url = start.url;
     let method = start.method;
@@ -51,11 +50,11 @@ export async function runScript(call: Call, start: ScriptStart, ctx: ScriptConte
     let params = start.params;
     let fallback = start.fallback;
     for (;;) {
-      let doc = await loadDocument(call, url, method, kind, params, paramsOf);
+      let doc = await loadDocument(call, url, method, kind, params, ctx);
       if (signal.aborted) return;
       if (!doc.ok && fallback) {
         call.rt.notify(call.record.sid, doc.code, doc.log, doc.message, doc.url);
-        doc = await loadDocument(call, fallback.url, fallback.method, 'fallback', params, paramsOf);
+        doc = await loadDocument(call, fallback.url, fallback.method, 'fallback', params, ctx);
         if (signal.aborted) return;
       }
       fallback = undefined;
@@ -92,7 +91,9 @@ export async function runScript(call: Call, start: ScriptStart, ctx: ScriptConte
 
 async function runVerbs(call: Call, ctx: ScriptContext, verbs: readonly Verb[]): Promise<VerbOutcome> {
   const listener = call.rt.listener;
-  for (const verb of verbs) {
+  // An index, not an iterator: the loop's state stays alive while a verb waits (a long Pause).
+  for (let i = 0; i < verbs.length; i++) {
+    const verb = verbs[i];
     if (ctx.signal.aborted || call.ended) throw Interrupted.of('ended');
     if (call.record.status === 'ringing' && !NON_ANSWERING.has(verb.verb)) call.answer();
     if (listener) {

@@ -8,7 +8,7 @@ import type { SessionDetailRecord } from './records.js';
  */
 export function setHeld(call: Call, held: boolean): void {
   if (call.ended || call.media.held === held) return;
-  call.media.held = held;
+  call.setMedia({ held });
   const rt = call.rt;
   const now = rt.clock.now();
   const record: SessionDetailRecord = {
@@ -26,6 +26,6 @@ export function setHeld(call: Call, held: boolean): void {
 /** Mutes or unmutes a call's media silently: no re-invitation, no record. */
 export function setMuted(call: Call, muted: boolean): void {
   if (call.ended || call.media.muted === muted) return;
-  call.media.muted = muted;
+  call.setMedia({ muted });
   call.rt.listener?.({ type: 'media', at: call.rt.clock.now(), callSid: call.record.sid, ...call.media });
 }

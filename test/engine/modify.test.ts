@@ -116,9 +116,12 @@ describe('modifyCall', () => {
     const m = harness({ '/p': rcml('<Pause length="10"/>') });
     m.engine.setNumber('+100', { voiceUrl: `${BASE}/p` });
     const c2 = m.engine.incomingCall('+1', '+100');
+    const c3 = m.engine.incomingCall('+2', '+100');
     await m.engine.advance(1);
     m.engine.modifyCall(c2.sid, { Mute: 'true' });
     expect(m.engine.liveCall(c2.sid).media.muted).toBe(true);
+    // Calls start from one shared media state: muting one leaves the others as they were.
+    expect(m.engine.liveCall(c3.sid).media).toEqual({ muted: false, held: false });
     await m.engine.runUntilIdle();
     expect(m.sessionDetails).toEqual([]);
     expect(m.events.some((e) => e.type === 'media' && e.muted)).toBe(true);

@@ -2,8 +2,12 @@ import type { Pause } from '../../rcml/model.js';
 import { pauseDefaults } from '../../rcml/verbs/pause.js';
 import { NEXT, type VerbContext, type VerbOutcome } from './types.js';
 
-/** Waits `length` seconds; on a ringing inbound call this delays the answer. */
-export async function pauseVerb(ctx: VerbContext, verb: Pause): Promise<VerbOutcome> {
-  await ctx.wait(verb.length ?? pauseDefaults.length);
-  return NEXT;
+const next = (): VerbOutcome => NEXT;
+
+/**
+ * Waits `length` seconds; on a ringing inbound call this delays the answer. Not an async
+ * function: a call parked in a long Pause then holds one promise reaction, not a suspended frame.
+ */
+export function pauseVerb(ctx: VerbContext, verb: Pause): Promise<VerbOutcome> {
+  return ctx.wait(verb.length ?? pauseDefaults.length).then(next);
 }
