@@ -14,6 +14,7 @@ import { lockDataDirectory } from '../../store/sqlite/lock.js';
 import { openSqliteStore } from '../../store/sqlite/open.js';
 import { envOption } from '../env-option.js';
 import { type EgressOptions, egressOptions, egressPolicy } from './serve-egress.js';
+import { fetcherOptionsOf, type ServeFetchOptions, serveFetchOptions } from './serve-fetch.js';
 import { accountLimitsOf, type ServeLimitOptions, serveLimitOptions } from './serve-limits.js';
 import {
   createServeOps,
@@ -87,7 +88,7 @@ function numberRoute(value: string, previous: NumberRoute[]): NumberRoute[] {
   return [...previous, { number, url: to === undefined ? undefined : absoluteUrl(to) }];
 }
 
-interface ServeOptions extends ServeOpsOptions, ServeLimitOptions, EgressOptions {
+interface ServeOptions extends ServeOpsOptions, ServeLimitOptions, EgressOptions, ServeFetchOptions {
   port: number;
   host: string;
   data: string;
@@ -204,6 +205,7 @@ export function registerServe(program: Command): void {
   for (const option of serveOpsOptions()) serve.addOption(option);
   for (const option of serveLimitOptions()) serve.addOption(option);
   for (const option of egressOptions()) serve.addOption(option);
+  for (const option of serveFetchOptions()) serve.addOption(option);
   serve.action(async (options: ServeOptions, command: Command) => {
     // Usage errors go through command.error, which prints the usage of `rcml serve` too.
     if (options.seed !== undefined && options.clock !== 'virtual') {
@@ -250,7 +252,7 @@ export function registerServe(program: Command): void {
       enterprise: { store: enterpriseStore },
       engine: {
         ...(cluster ? { queues: { store: cluster.queueStore }, instanceId: options.nodeId ?? 'node1' } : {}),
-        http: { egress: egress.policy },
+        http: { egress: egress.policy, ...fetcherOptionsOf(options) },
       },
       onError: (err) => log.error({ err }, 'unexpected error'),
       ops,
