@@ -1,5 +1,6 @@
 /** Application log lines: which kinds the settings let through, and their text. */
 import type { DesignerLogEntry } from '../../designer/context.js';
+import { redactUrl } from '../../engine/fetcher.js';
 import type { DesignerSettings } from '../../store/designer/types.js';
 
 const TAGS: Record<DesignerLogEntry['kind'], string> = {
@@ -19,7 +20,10 @@ export function logs(settings: DesignerSettings, kind: DesignerLogEntry['kind'])
   return true;
 }
 
-/** `[<ISO timestamp>] [TAG] payload` (module lines carry no tag). */
+/**
+ * `[<ISO timestamp>] [TAG] payload` (module lines carry no tag). URL passwords (an external
+ * service's `user:password@`, in its request line or its failure) are shown as `***`.
+ */
 export function logLine(at: number, entry: DesignerLogEntry): string {
-  return `[${new Date(at).toISOString()}] ${TAGS[entry.kind]}${entry.message}`;
+  return `[${new Date(at).toISOString()}] ${TAGS[entry.kind]}${redactUrl(entry.message)}`;
 }

@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { compileProject, ProjectError } from '../../designer/index.js';
+import { redactUrl } from '../../engine/fetcher.js';
 import { type CommandOutcome, printOutcome, readProjectJson } from './outcome.js';
 
 function param(value: string, previous: Record<string, string> = {}): Record<string, string> {
@@ -26,7 +27,9 @@ export async function compileCommand(
     const options = opts.esBaseUrl ? { esBaseUrl: opts.esBaseUrl } : {};
     const app = compileProject(read.json, options);
     const result = await app.render(opts.target ?? '', opts.param ?? {});
-    const stderr = result.error ? `rcml compile: ${result.error.code}: ${result.error.message}\n` : '';
+    const stderr = result.error
+      ? `rcml compile: ${result.error.code}: ${redactUrl(result.error.message)}\n`
+      : '';
     return { stdout: `${result.xml}\n`, stderr, exitCode: result.error ? 1 : 0 };
   } catch (error) {
     if (error instanceof ProjectError) {

@@ -5,7 +5,7 @@ import { setup } from './harness.js';
 const fakeFetch: FetchLike = async () => ({ status: 200, text: async () => '{"ok":true}' });
 
 /** An application whose start module calls a service, logs a line and says something. */
-async function loggingApp(t: ReturnType<typeof setup>) {
+async function loggingApp(t: ReturnType<typeof setup>, url = 'http://es.test/api') {
   const sid = await t.create({ name: 'logs' });
   const structure = (await t.json(`/projects/${sid}`)).body;
   structure.nodes[0].steps = [
@@ -14,7 +14,7 @@ async function loggingApp(t: ReturnType<typeof setup>) {
       name: 'step2',
       label: 'es',
       title: 'es',
-      url: 'http://es.test/api',
+      url,
       method: 'GET',
       assignments: [],
       urlParams: [],
@@ -74,6 +74,20 @@ describe('application logs', () => {
       parameter: 'logging',
     });
     expect((await t.json(`/projects/${sid}/settings`, t.send({ verbose: true }))).status).toBe(400);
+  });
+
+  it('hides the password of an external-service URL in every line', async () => {
+    const failing: FetchLike = async () => {
+      throw new TypeError('fetch failed');
+    };
+    const t = setup({ fetch: failing });
+    const sid = await loggingApp(t, 'http://user:s3cret-pw@es.test/api');
+    await t.json(`/projects/${sid}/settings`, t.send({ logging: true, loggingES: true, loggingRCML: true }));
+    await t.request(`/apps/${sid}/controller?From=%2B1555`);
+    const text = await (await t.request(`/apps/${sid}/log`)).text();
+    expect(text).toContain('[ES] [REQUEST] GET http://user:***@es.test/api');
+    expect(text).toContain('[EXCEPTION] request to http://user:***@es.test/api failed: fetch failed');
+    expect(text).not.toContain('s3cret-pw');
   });
 
   it('keeps each log within its bound, dropping the oldest lines', async () => {
