@@ -16,6 +16,7 @@ import { storedSidDigits } from '../store/stored-sids.js';
 import { createApp } from './app.js';
 import { engineRouting } from './callqueue/engine-routing.js';
 import { SERVICE_PATH } from './designer/context.js';
+import { egressFetch } from './designer/egress-fetch.js';
 import { createDesignerService, type DesignerService } from './designer/service.js';
 import { createEngineControl } from './engine-control.js';
 import type { EnterpriseAreaOptions } from './enterprise/mount.js';
@@ -271,14 +272,24 @@ function designerOf(
   options: EngineAppOptions,
   engine: Engine,
 ): DesignerService & { attach(baseUrl: string): void } {
+  // External-service steps connect where the engine's own requests may, no further.
+  const guarded = egressFetch(options.engine?.http?.egress);
   const service = createDesignerService({
     store: options.store,
     designer: options.designer ?? createMemoryDesignerStore(),
     basePath: basePathOf((options as { baseUrl?: string }).baseUrl),
     now: () => engine.now(),
+    fetch: guarded?.fetch,
   });
   return {
     ...service,
+    close: async () => {
+      try {
+        await service.close();
+      } finally {
+        await guarded?.close();
+      }
+    },
     attach: (baseUrl) =>
       engine.registerHandler(`${baseUrl.replace(/\/+$/, '')}${SERVICE_PATH}/apps/`, service.rcmlHandler),
   };

@@ -1,5 +1,6 @@
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 import type { HttpMethod } from '../rcml/model.js';
+import { guardedAgent } from './fetch/agent.js';
 import { type BodyCap, BodyTooLargeError } from './fetch/body.js';
 import { EgressDeniedError, EgressGuard, type EgressPolicy } from './fetch/egress.js';
 import { httpExchange } from './fetch/http.js';
@@ -8,8 +9,9 @@ import type { HandlerRegistry } from './handlers.js';
 import { signedWith } from './signature.js';
 import type { HandlerResponse, RcmlHandler, RequestKind } from './types.js';
 
+export { type GuardedAgentOptions, guardedAgent } from './fetch/agent.js';
 export { redactUrl } from './fetch/credentials.js';
-export { EgressDeniedError, type EgressPolicy } from './fetch/egress.js';
+export { EgressDeniedError, EgressGuard, type EgressPolicy } from './fetch/egress.js';
 export type { OutgoingHook, OutgoingRequest } from './fetch/outgoing.js';
 
 /**
@@ -182,13 +184,10 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
 
   async function viaHttp(req: FetchRequest): Promise<FetchResult> {
     if (closing.signal.aborted) return failed(closing.signal.reason, req.url);
-    agent ??= new Agent({
-      headersTimeout: o.timeoutMs,
-      bodyTimeout: o.timeoutMs,
-      connectTimeout: o.timeoutMs,
-      connect: egress ? { lookup: egress.lookup } : undefined,
+    agent ??= guardedAgent(egress, {
+      timeoutMs: o.timeoutMs,
       connections: o.connections ?? null,
-      keepAliveTimeout: o.keepAliveTimeoutMs,
+      keepAliveTimeoutMs: o.keepAliveTimeoutMs,
       pipelining: o.pipelining,
     });
     // One controller per request, fed by the deadline, the engine's close (through `open`) and
@@ -216,7 +215,6 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
         signal,
         dispatcher: agent,
         maxRedirects: o.maxRedirects,
-        egress,
         hook: key === undefined ? o.onRequest : signedWith(key, o.onRequest),
       });
       const body = req.binary ? res.body : Buffer.from(res.body).toString('utf8');

@@ -1,5 +1,6 @@
 /**
- * The egress policy of `rcml serve`: which addresses webhook and media requests may connect to.
+ * The egress policy of `rcml serve`: which addresses webhook, media and Visual Designer
+ * external-service requests may connect to.
  * Private networks are refused by default unless the server listens on a loopback address only.
  */
 import { isIP } from 'node:net';
@@ -38,7 +39,7 @@ export function egressOptions(): Option[] {
   return [
     envOption(
       '--deny-private-networks [yes|no]',
-      'refuse webhook and media requests to loopback, private, link-local and metadata addresses (default: yes unless --host is loopback)',
+      'refuse webhook, media and external-service requests to loopback, private, link-local and metadata addresses (default: yes unless --host is loopback)',
     ).argParser(yesNo),
     envOption(
       '--egress-allow <cidrs>',

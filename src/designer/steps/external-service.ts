@@ -126,7 +126,9 @@ async function send(request: BuiltRequest, timeout: number, ctx: RenderContext):
     if (controller.signal.aborted || name === 'AbortError' || name === 'TimeoutError') {
       return { kind: 'timeout' };
     }
-    return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
+    // undici's `fetch failed` says why in its cause (refused address, connection refused...).
+    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    return { kind: 'error', message: `${error instanceof Error ? error.message : String(error)}${cause}` };
   } finally {
     clearTimeout(timer);
   }

@@ -2,7 +2,6 @@ import { type Dispatcher, request } from 'undici';
 import type { HttpMethod } from '../../rcml/model.js';
 import type { RequestKind } from '../types.js';
 import { type BodyCap, readCapped } from './body.js';
-import { EgressDeniedError, type EgressGuard, ipLiteral } from './egress.js';
 import { buildOutgoing, type OutgoingHook } from './outgoing.js';
 
 /** Redirect statuses followed. 301/302/303/307 keep the method and parameters, as on the platform. */
@@ -18,7 +17,6 @@ export interface HttpExchange {
   signal: AbortSignal;
   dispatcher: Dispatcher;
   maxRedirects: number;
-  egress: EgressGuard | undefined;
   hook: OutgoingHook | undefined;
 }
 
@@ -40,9 +38,6 @@ export async function httpExchange(ex: HttpExchange): Promise<HttpAnswer> {
   let url = new URL(ex.url);
   const origin = url.origin;
   for (let hop = 0; ; hop++) {
-    const literal = ipLiteral(url.hostname);
-    const why = literal === undefined ? undefined : ex.egress?.refusal(literal);
-    if (why && literal) throw new EgressDeniedError(literal, literal, why);
     const out = buildOutgoing(
       { url, method: ex.method, params: ex.params, kind: ex.kind, sendCredentials: url.origin === origin },
       ex.hook,

@@ -2,6 +2,7 @@ import { createApp } from '../../../src/api/app.js';
 import type { DesignerServiceOptions } from '../../../src/api/designer/context.js';
 import { createDesignerService } from '../../../src/api/designer/service.js';
 import { createEngineApp } from '../../../src/api/engine-server.js';
+import type { HttpFetcherOptions } from '../../../src/engine/fetcher.js';
 import type { EngineEvent } from '../../../src/engine/types.js';
 import { createMemoryDesignerStore } from '../../../src/store/designer/memory.js';
 import { createMemoryStore } from '../../../src/store/memory.js';
@@ -77,15 +78,15 @@ export function setup(options: Partial<DesignerServiceOptions> = {}) {
   return { app, store, designerStore, errors, ...clientOf((req) => app.fetch(req)) };
 }
 
-/** The REST app over its own engine on a virtual clock (accounts A and B). */
-export async function setupWithEngine() {
+/** The REST app over its own engine on a virtual clock (accounts A and B), with `http` options. */
+export async function setupWithEngine(http: HttpFetcherOptions = {}) {
   const store = createMemoryStore();
   await store.accounts.put(account(ACCOUNT_A));
   await store.accounts.put(account(ACCOUNT_B));
   const errors: unknown[] = [];
   const events: EngineEvent[] = [];
   const built = await createEngineApp({
-    engine: { onEvent: (e) => events.push(e) },
+    engine: { onEvent: (e) => events.push(e), http },
     store,
     baseUrl: BASE,
     clock: 'virtual',
