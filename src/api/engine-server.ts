@@ -3,24 +3,16 @@
  * it through {@link createEngineControl}, and an orderly shutdown.
  */
 import type { Hono } from 'hono';
-import { createEngine, type Engine, type EngineOptions } from '../engine/engine.js';
+import { createEngine, type Engine } from '../engine/engine.js';
 import { API_VERSION, type RecordSink } from '../engine/records.js';
-import type { NumberConfig } from '../engine/types.js';
-import type { CallQueueStore } from '../store/callqueue/ports.js';
-import { createMemoryDesignerStore } from '../store/designer/memory.js';
-import type { DesignerStore } from '../store/designer/ports.js';
 import type { Store } from '../store/ports.js';
 import { randomSid } from '../store/sid.js';
 import { createStoreSink, type StoreSink } from '../store/sink.js';
 import { storedSidDigits } from '../store/stored-sids.js';
 import { createApp } from './app.js';
-import { engineRouting } from './callqueue/engine-routing.js';
-import { SERVICE_PATH } from './designer/context.js';
-import { egressFetch } from './designer/egress-fetch.js';
-import { createDesignerService, type DesignerService } from './designer/service.js';
+import type { DesignerService } from './designer/service.js';
+import { appOptions, closeOwned, designerOf, type EngineAppOptions } from './engine-app-options.js';
 import { createEngineControl } from './engine-control.js';
-import type { EnterpriseAreaOptions } from './enterprise/mount.js';
-import type { RateLimitOptions } from './http/rate-limit.js';
 import { basePathOf, isAbsoluteUrl, lateBaseApp } from './late-base.js';
 import { createLiveCallCounter, type LiveCallCounter, limitLiveCalls } from './live-call-limit.js';
 import {
@@ -28,63 +20,13 @@ import {
   createDrainState,
   type DrainState,
   gateNewCalls,
-  type OpsOptions,
   readinessOf,
   untilNoLiveCalls,
 } from './ops/index.js';
 import type { CallControl } from './platform/call-control.js';
 import { type HttpLimits, startServer, type TlsOptions } from './server.js';
 
-/** Engine options a server passes through unchanged. */
-export type ServerEngineOptions = Pick<
-  EngineOptions,
-  'settings' | 'http' | 'defaultParty' | 'onEvent' | 'queues' | 'instanceId'
->;
-
-/** Options shared by {@link createEngineApp} and {@link startEngineServer}. */
-export interface EngineAppOptions {
-  /** Where every record goes, and where accounts authenticate. */
-  store: Store;
-  /** `real` (default) runs on the wall clock; `virtual` only moves through `POST /sim/Advance`. */
-  clock?: 'real' | 'virtual';
-  /** Seed of the sid generator on a virtual clock (ignored on a real one: sids are random). */
-  seed?: number;
-  /** Start of virtual time, ms since the epoch. Default: the current second. */
-  epoch?: number;
-  /** Account of records not tied to a call. Default the store's oldest account. */
-  accountSid?: string;
-  /** Inbound routing of numbers (`POST /sim/Calls`). */
-  numbers?: Record<string, NumberConfig>;
-  /** More engine options (media settings, HTTP client, default party, inspection hook). */
-  engine?: ServerEngineOptions;
-  maxBodyBytes?: number;
-  /** Told of unexpected errors (answered 500). */
-  onError?: (err: unknown) => void;
-  /**
-   * Call Queuing numbers and their calls' events (closed with the server). Default: in memory.
-   * Numbers already in it are routed again at start.
-   */
-  callQueueStore?: CallQueueStore;
-  /** Store of the Visual Designer service (closed with the server). Default: in memory. */
-  designer?: DesignerStore;
-  /** The enterprise areas' store and settings; their store is closed with the server. */
-  enterprise?: EnterpriseAreaOptions;
-  /**
-   * `/ready` checks, metrics (calls, webhooks, queues, notifications, HTTP requests) and the log
-   * that lines about calls go to (see docs/operations.md).
-   */
-  ops?: OpsOptions;
-  /** Limits per account (see docs/security.md). Default: none. */
-  accountLimits?: AccountLimits;
-}
-
-/** Limits each account is held to. */
-export interface AccountLimits {
-  /** Requests per second on the API, a token bucket per account (429 with `Retry-After`). */
-  api?: RateLimitOptions;
-  /** Most live calls of one account on this server (`POST Calls` beyond: 429, code 21230). */
-  maxLiveCalls?: number;
-}
+export type { AccountLimits, EngineAppOptions, ServerEngineOptions } from './engine-app-options.js';
 
 /** A REST app wired to its own engine, for embedding in any server. */
 export interface EngineApp {
@@ -267,34 +209,6 @@ async function buildEngine(options: EngineAppOptions, baseUrl: () => string): Pr
   return { engine, close, liveCalls, written: (callSid) => stored.written(callSid) };
 }
 
-/** The designer service of an engine server, its controller served in process once the base is known. */
-function designerOf(
-  options: EngineAppOptions,
-  engine: Engine,
-): DesignerService & { attach(baseUrl: string): void } {
-  // External-service steps connect where the engine's own requests may, no further.
-  const guarded = egressFetch(options.engine?.http?.egress);
-  const service = createDesignerService({
-    store: options.store,
-    designer: options.designer ?? createMemoryDesignerStore(),
-    basePath: basePathOf((options as { baseUrl?: string }).baseUrl),
-    now: () => engine.now(),
-    fetch: guarded?.fetch,
-  });
-  return {
-    ...service,
-    close: async () => {
-      try {
-        await service.close();
-      } finally {
-        await guarded?.close();
-      }
-    },
-    attach: (baseUrl) =>
-      engine.registerHandler(`${baseUrl.replace(/\/+$/, '')}${SERVICE_PATH}/apps/`, service.rcmlHandler),
-  };
-}
-
 /**
  * Builds the REST app over a new engine: calls placed through it run on the engine and their
  * calls, recordings (with WAV files), gathers and notifications land in the store. `baseUrl`
@@ -314,18 +228,7 @@ export async function createEngineApp(options: EngineAppOptions & { baseUrl?: st
   const build = (url: string) => {
     baseUrl = url;
     designer.attach(url);
-    return createApp({
-      store: options.store,
-      callControl,
-      designer,
-      baseUrl: url,
-      maxBodyBytes: options.maxBodyBytes,
-      onError: options.onError,
-      callQueue: { store: options.callQueueStore, routing: engineRouting(engine) },
-      enterprise: options.enterprise,
-      ops: { ...options.ops, readiness },
-      rateLimit: options.accountLimits?.api,
-    });
+    return createApp({ ...appOptions(options, engine, callControl, designer, readiness), baseUrl: url });
   };
   const late = baseUrl === undefined ? lateBaseApp(basePath, build) : undefined;
   const app = late ? late.app : build(baseUrl as string);
@@ -334,10 +237,7 @@ export async function createEngineApp(options: EngineAppOptions & { baseUrl?: st
     try {
       await stored.close();
     } finally {
-      await designer.close();
-      await options.store.close();
-      await options.callQueueStore?.close();
-      await options.enterprise?.store?.close();
+      await closeOwned(options, designer);
     }
   };
   return {
@@ -389,18 +289,10 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     server = await startServer({
-      store: options.store,
-      callControl,
-      designer,
+      ...appOptions(options, engine, callControl, designer, readiness),
       host: options.host ?? '127.0.0.1',
       port: options.port ?? 0,
       baseUrl: options.baseUrl,
-      maxBodyBytes: options.maxBodyBytes,
-      onError: options.onError,
-      callQueue: { store: options.callQueueStore, routing: engineRouting(engine) },
-      enterprise: options.enterprise,
-      ops: { ...options.ops, readiness },
-      rateLimit: options.accountLimits?.api,
       limits: options.limits,
       tls: options.tls,
     });
@@ -419,10 +311,7 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
       try {
         await server.close();
       } finally {
-        await designer.close();
-        await options.store.close();
-        await options.callQueueStore?.close();
-        await options.enterprise?.store?.close();
+        await closeOwned(options, designer);
       }
     }
   };

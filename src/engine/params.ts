@@ -48,7 +48,17 @@ export function voiceParams(
   headers?: SipHeaders,
   callTimestamp: string = iso(call.dateCreated),
 ): Record<string, string> {
-  const params: Record<string, string> = {
+  const params = callParams(call);
+  params.InstanceId = call.instanceId;
+  params.CallTimestamp = callTimestamp;
+  if (call.parentCallSid) params.ParentCallSid = call.parentCallSid;
+  addSipHeaders(params, headers);
+  return params;
+}
+
+/** The parameters every request about a call starts with, in the platform's order. */
+function callParams(call: Readonly<CallRecord>): Record<string, string> {
+  return {
     CallSid: call.sid,
     AccountSid: call.accountSid,
     From: call.from,
@@ -58,12 +68,7 @@ export function voiceParams(
     Direction: call.direction,
     CallerName: call.callerName ?? '',
     ForwardedFrom: call.forwardedFrom ?? '',
-    InstanceId: call.instanceId,
-    CallTimestamp: callTimestamp,
   };
-  if (call.parentCallSid) params.ParentCallSid = call.parentCallSid;
-  addSipHeaders(params, headers);
-  return params;
 }
 
 /**
@@ -72,17 +77,7 @@ export function voiceParams(
  * the leg's custom SIP headers.
  */
 export function screeningParams(call: Readonly<CallRecord>, headers?: SipHeaders): Record<string, string> {
-  const params: Record<string, string> = {
-    CallSid: call.sid,
-    AccountSid: call.accountSid,
-    From: call.from,
-    To: call.to,
-    CallStatus: call.status,
-    ApiVersion: API_VERSION,
-    Direction: call.direction,
-    CallerName: call.callerName ?? '',
-    ForwardedFrom: call.forwardedFrom ?? '',
-  };
+  const params = callParams(call);
   addSipHeaders(params, headers);
   return params;
 }

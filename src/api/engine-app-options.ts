@@ -1,0 +1,127 @@
+/**
+ * What the platform server is made of besides its engine: its options, the REST app's options
+ * built from them, the designer service it runs in process, and the parts it closes.
+ */
+import type { Engine, EngineOptions } from '../engine/engine.js';
+import type { NumberConfig } from '../engine/types.js';
+import type { CallQueueStore } from '../store/callqueue/ports.js';
+import { createMemoryDesignerStore } from '../store/designer/memory.js';
+import type { DesignerStore } from '../store/designer/ports.js';
+import type { Store } from '../store/ports.js';
+import { engineRouting } from './callqueue/engine-routing.js';
+import { SERVICE_PATH } from './designer/context.js';
+import { egressFetch } from './designer/egress-fetch.js';
+import { createDesignerService, type DesignerService } from './designer/service.js';
+import type { EnterpriseAreaOptions } from './enterprise/mount.js';
+import type { RateLimitOptions } from './http/rate-limit.js';
+import { basePathOf } from './late-base.js';
+import type { OpsOptions, readinessOf } from './ops/index.js';
+import type { CallControl } from './platform/call-control.js';
+
+/** Engine options a server passes through unchanged. */
+export type ServerEngineOptions = Pick<
+  EngineOptions,
+  'settings' | 'http' | 'defaultParty' | 'onEvent' | 'queues' | 'instanceId'
+>;
+
+/** Options shared by {@link createEngineApp} and {@link startEngineServer}. */
+export interface EngineAppOptions {
+  /** Where every record goes, and where accounts authenticate. */
+  store: Store;
+  /** `real` (default) runs on the wall clock; `virtual` only moves through `POST /sim/Advance`. */
+  clock?: 'real' | 'virtual';
+  /** Seed of the sid generator on a virtual clock (ignored on a real one: sids are random). */
+  seed?: number;
+  /** Start of virtual time, ms since the epoch. Default: the current second. */
+  epoch?: number;
+  /** Account of records not tied to a call. Default the store's oldest account. */
+  accountSid?: string;
+  /** Inbound routing of numbers (`POST /sim/Calls`). */
+  numbers?: Record<string, NumberConfig>;
+  /** More engine options (media settings, HTTP client, default party, inspection hook). */
+  engine?: ServerEngineOptions;
+  maxBodyBytes?: number;
+  /** Told of unexpected errors (answered 500). */
+  onError?: (err: unknown) => void;
+  /**
+   * Call Queuing numbers and their calls' events (closed with the server). Default: in memory.
+   * Numbers already in it are routed again at start.
+   */
+  callQueueStore?: CallQueueStore;
+  /** Store of the Visual Designer service (closed with the server). Default: in memory. */
+  designer?: DesignerStore;
+  /** The enterprise areas' store and settings; their store is closed with the server. */
+  enterprise?: EnterpriseAreaOptions;
+  /**
+   * `/ready` checks, metrics (calls, webhooks, queues, notifications, HTTP requests) and the log
+   * that lines about calls go to (see docs/operations.md).
+   */
+  ops?: OpsOptions;
+  /** Limits per account (see docs/security.md). Default: none. */
+  accountLimits?: AccountLimits;
+}
+
+/** Limits each account is held to. */
+export interface AccountLimits {
+  /** Requests per second on the API, a token bucket per account (429 with `Retry-After`). */
+  api?: RateLimitOptions;
+  /** Most live calls of one account on this server (`POST Calls` beyond: 429, code 21230). */
+  maxLiveCalls?: number;
+}
+
+/** The REST app's options both entry points build over their engine (all but the base URL). */
+export function appOptions(
+  options: EngineAppOptions,
+  engine: Engine,
+  callControl: CallControl,
+  designer: DesignerService,
+  readiness: ReturnType<typeof readinessOf>,
+) {
+  return {
+    store: options.store,
+    callControl,
+    designer,
+    maxBodyBytes: options.maxBodyBytes,
+    onError: options.onError,
+    callQueue: { store: options.callQueueStore, routing: engineRouting(engine) },
+    enterprise: options.enterprise,
+    ops: { ...options.ops, readiness },
+    rateLimit: options.accountLimits?.api,
+  };
+}
+
+/** The designer service of an engine server, its controller served in process once the base is known. */
+export function designerOf(
+  options: EngineAppOptions,
+  engine: Engine,
+): DesignerService & { attach(baseUrl: string): void } {
+  // External-service steps connect where the engine's own requests may, no further.
+  const guarded = egressFetch(options.engine?.http?.egress);
+  const service = createDesignerService({
+    store: options.store,
+    designer: options.designer ?? createMemoryDesignerStore(),
+    basePath: basePathOf((options as { baseUrl?: string }).baseUrl),
+    now: () => engine.now(),
+    fetch: guarded?.fetch,
+  });
+  return {
+    ...service,
+    close: async () => {
+      try {
+        await service.close();
+      } finally {
+        await guarded?.close();
+      }
+    },
+    attach: (baseUrl) =>
+      engine.registerHandler(`${baseUrl.replace(/\/+$/, '')}${SERVICE_PATH}/apps/`, service.rcmlHandler),
+  };
+}
+
+/** Closes what an engine app owns besides its engine: the designer service, then the stores. */
+export async function closeOwned(options: EngineAppOptions, designer: DesignerService): Promise<void> {
+  await designer.close();
+  await options.store.close();
+  await options.callQueueStore?.close();
+  await options.enterprise?.store?.close();
+}
