@@ -4,7 +4,7 @@
  * at a seeded moment; after a restart every call whose POST got a 2xx is listed and closed,
  * and the database passes its integrity check. A few seeds here, 200 with RCML_DEEP=1.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exitOf, startServeProcess } from '../support/serve-process.js';
 
-const MAIN = join(import.meta.dirname, '../../src/cli/main.ts');
 const ACCOUNT = `AC${'d'.repeat(32)}`;
 const TOKEN = 'crash-test-token';
 const AUTH = `Basic ${Buffer.from(`${ACCOUNT}:${TOKEN}`).toString('base64')}`;
@@ -54,44 +54,12 @@ afterAll(async () => {
 });
 
 function serve(data: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      MAIN,
-      'serve',
-      '--port',
-      '0',
-      '--data',
-      data,
-      '--account-sid',
-      ACCOUNT,
-      '--auth-token',
-      TOKEN,
-    ],
-    { env: { ...process.env, RCML_DRAIN_SECONDS: '0' }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  let err = '';
-  child.stderr?.on('data', (d) => {
-    err += d;
-  });
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (d) => {
-      out += d;
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url && /account sid: AC/.test(out)) resolve({ url, child });
-    });
-    child.once('exit', (code, signal) => reject(new Error(`rcml serve exited ${code ?? signal}: ${err}`)));
+  return startServeProcess(['--data', data, '--account-sid', ACCOUNT, '--auth-token', TOKEN], {
+    RCML_DRAIN_SECONDS: '0',
   });
 }
 
-const exited = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
-  });
+const exited = exitOf;
 
 /** POSTs Calls from several connections until the server is killed; the sids it acknowledged. */
 async function loadUntilKilled(url: string, child: ChildProcess, killAfterMs: number): Promise<string[]> {

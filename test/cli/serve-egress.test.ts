@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,8 +6,8 @@ import { CommanderError } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
 import { egressPolicy, isLoopbackHost } from '../../src/cli/commands/serve-egress.js';
 import { createProgram } from '../../src/cli/program.js';
+import { startServeProcess } from '../support/serve-process.js';
 
-const MAIN = join(import.meta.dirname, '../../src/cli/main.ts');
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
 afterEach(() => {
@@ -54,38 +54,14 @@ describe('rcml serve egress policy', () => {
   it('reads RCML_DENY_PRIVATE_NETWORKS: a number routed to a loopback URL is refused with a notification', async () => {
     const data = mkdtempSync(join(tmpdir(), 'rcml-egress-'));
     dirs.push(data);
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        MAIN,
-        'serve',
-        '--port',
-        '0',
-        '--data',
-        data,
-        '--clock',
-        'virtual',
-        '--number',
-        '+15550100=http://127.0.0.1:9/app',
-      ],
-      {
-        env: { ...process.env, RCML_DRAIN_SECONDS: '0', RCML_DENY_PRIVATE_NETWORKS: 'yes' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
+    const served = await startServeProcess(
+      ['--data', data, '--clock', 'virtual', '--number', '+15550100=http://127.0.0.1:9/app'],
+      { RCML_DRAIN_SECONDS: '0', RCML_DENY_PRIVATE_NETWORKS: 'yes' },
     );
-    children.push(child);
-    let out = '';
-    await new Promise<void>((resolve, reject) => {
-      child.stdout?.on('data', (d) => {
-        out += d;
-        if (/account sid: AC/.test(out)) resolve();
-      });
-      child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
-    });
+    children.push(served.child);
+    const out = served.out();
     expect(out).toContain('egress: private networks refused (set)');
-    const url = /listening on (http:\/\/\S+)/.exec(out)?.[1] as string;
+    const url = served.url;
     const sid = /account sid: (AC[0-9a-f]{32})/.exec(out)?.[1] as string;
     const token = /auth token: (\S+)/.exec(out)?.[1] as string;
     const headers = {
@@ -110,8 +86,8 @@ describe('rcml serve egress policy', () => {
       ['11205', 'HTTP I/O error: address 127.0.0.1 is a loopback address, refused by the egress policy'],
     ]);
     await new Promise((resolve) => {
-      child.once('exit', resolve);
-      child.kill('SIGTERM');
+      served.child.once('exit', resolve);
+      served.child.kill('SIGTERM');
     });
   });
 });

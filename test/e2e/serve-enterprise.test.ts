@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { enterpriseCreateCommand } from '../../src/cli/commands/enterprise.js';
 import { writeWav } from '../../src/engine/wav.js';
 import type { Answer } from '../api/enterprise/harness.js';
+import { exitOf, startServeProcess } from '../support/serve-process.js';
 
-const MAIN = join(import.meta.dirname, '../../src/cli/main.ts');
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const fn of cleanups.splice(0).reverse()) await fn();
@@ -17,46 +17,14 @@ const SID = `AC${'e'.repeat(32)}`;
 const TOKEN = 'enterprise-e2e-token';
 
 /** Starts `rcml serve` with a fixed account on a free port; resolves once it listens. */
-function startServe(data: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      MAIN,
-      'serve',
-      '--port',
-      '0',
-      '--data',
-      data,
-      '--account-sid',
-      SID,
-      '--auth-token',
-      TOKEN,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGKILL');
-      }),
-  );
-  let out = '';
-  let err = '';
-  child.stderr?.on('data', (d) => {
-    err += d;
+async function startServe(data: string): Promise<{ url: string; child: ChildProcess }> {
+  const served = startServeProcess(['--data', data, '--account-sid', SID, '--auth-token', TOKEN]);
+  const { url, child } = await served;
+  cleanups.push(() => {
+    child.kill('SIGKILL');
+    return exitOf(child);
   });
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (d) => {
-      out += d;
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url && out.includes('account sid:')) resolve({ url, child });
-    });
-    child.on('exit', (code) => reject(new Error(`rcml serve exited ${code}: ${err}`)));
-  });
+  return { url, child };
 }
 
 async function stop(child: ChildProcess): Promise<number | null> {
