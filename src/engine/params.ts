@@ -24,16 +24,20 @@ function addSipHeaders(params: Record<string, string>, headers: SipHeaders | und
 }
 
 /**
- * A request's parameters as form fields: a `SipHeader_` parameter holding several values (see
- * {@link REPEATED_VALUES}) becomes one field per value, in order, as the platform repeats them.
+ * The values a parameter stands for on the wire: a `SipHeader_` parameter holding several
+ * values (see {@link REPEATED_VALUES}) is one field per value, in order; any other, one.
  */
+export function fieldValues(name: string, value: string): string[] {
+  return name.startsWith('SipHeader_') && value.includes(REPEATED_VALUES)
+    ? value.split(REPEATED_VALUES)
+    : [value];
+}
+
+/** A request's parameters as form fields, a repeated one once per value (see {@link fieldValues}). */
 export function formPairs(params: Readonly<Record<string, string>>): Array<[string, string]> {
   const pairs: Array<[string, string]> = [];
   for (const name in params) {
-    const value = params[name];
-    if (name.startsWith('SipHeader_') && value.includes(REPEATED_VALUES)) {
-      for (const v of value.split(REPEATED_VALUES)) pairs.push([name, v]);
-    } else pairs.push([name, value]);
+    for (const v of fieldValues(name, params[name])) pairs.push([name, v]);
   }
   return pairs;
 }

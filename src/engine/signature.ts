@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { OutgoingHook } from './fetch/outgoing.js';
-import { formPairs } from './params.js';
+import { fieldValues } from './params.js';
 
 /**
  * Signatures of the platform's requests to customer URLs, in the Twilio scheme, so the request
@@ -27,18 +27,13 @@ function signedUrl(url: string): string {
 export type SignedParams = Readonly<Record<string, string | readonly string[]>>;
 
 /**
- * Each field's values in signing order. A field sent more than once (a repeated SIP header, or
- * a list from the receiver's form parser) signs each distinct value, sorted, after its name, as
+ * A field's values in signing order. A field sent more than once (a repeated SIP header, or a
+ * list from the receiver's form parser) signs each distinct value, sorted, after its name, as
  * the helper libraries compute it from the parsed body.
  */
-function signedFields(params: SignedParams): Array<[string, string[]]> {
-  const byName = new Map<string, string[]>();
-  for (const name of Object.keys(params)) {
-    const value = params[name];
-    const values = typeof value === 'string' ? formPairs({ [name]: value }).map(([, v]) => v) : [...value];
-    byName.set(name, values.length > 1 ? [...new Set(values)].sort() : values);
-  }
-  return [...byName.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+function signedValues(name: string, value: string | readonly string[]): readonly string[] {
+  const values = typeof value === 'string' ? fieldValues(name, value) : value;
+  return values.length > 1 ? [...new Set(values)].sort() : values;
 }
 
 /**
@@ -48,8 +43,8 @@ function signedFields(params: SignedParams): Array<[string, string[]]> {
  */
 export function webhookSignature(key: string, url: string, params: SignedParams): string {
   const hmac = createHmac('sha1', key).update(signedUrl(url), 'utf8');
-  for (const [name, values] of signedFields(params)) {
-    for (const value of values) hmac.update(name, 'utf8').update(value, 'utf8');
+  for (const name of Object.keys(params).sort()) {
+    for (const value of signedValues(name, params[name])) hmac.update(name, 'utf8').update(value, 'utf8');
   }
   return hmac.digest('base64');
 }

@@ -152,7 +152,8 @@ describe('rcml serve configuration', () => {
 });
 
 describe('rcml serve drain on SIGTERM', () => {
-  it('refuses new calls with 503, lets the live call finish, then exits 0', async () => {
+  /** A server on the virtual clock with one call 5 s into a 600 s Pause, draining after a SIGTERM. */
+  async function draining() {
     const data = tempDir();
     const app = await appServer('<Pause length="600"/>');
     const s = await serve([
@@ -165,14 +166,16 @@ describe('rcml serve drain on SIGTERM', () => {
       '--log-format',
       'json',
     ]);
-    const created = (await (
-      await post(`${s.url}${CALLS}`, { From: '+1555', To: '+1666', Url: app })
-    ).json()) as {
-      sid: string;
-    };
+    const placed = await post(`${s.url}${CALLS}`, { From: '+1555', To: '+1666', Url: app });
+    const created = (await placed.json()) as { sid: string };
     await post(`${s.url}/sim/Advance`, { Seconds: '5' });
     s.child.kill('SIGTERM');
     await s.logged(/draining/);
+    return { data, app, s, created };
+  }
+
+  it('refuses new calls with 503, lets the live call finish, then exits 0', async () => {
+    const { app, s, created } = await draining();
     const refused = await post(`${s.url}${CALLS}`, { From: '+1555', To: '+1777', Url: app });
     expect(refused.status).toBe(503);
     expect(await refused.json()).toMatchObject({ code: 20503, status: 503 });
@@ -190,26 +193,7 @@ describe('rcml serve drain on SIGTERM', () => {
   });
 
   it('ends the live calls at once on a second SIGTERM, with their final records', async () => {
-    const data = tempDir();
-    const app = await appServer('<Pause length="600"/>');
-    const s = await serve([
-      '--data',
-      data,
-      '--clock',
-      'virtual',
-      '--drain-seconds',
-      '3600',
-      '--log-format',
-      'json',
-    ]);
-    const created = (await (
-      await post(`${s.url}${CALLS}`, { From: '+1555', To: '+1666', Url: app })
-    ).json()) as {
-      sid: string;
-    };
-    await post(`${s.url}/sim/Advance`, { Seconds: '5' });
-    s.child.kill('SIGTERM');
-    await s.logged(/draining/);
+    const { data, s, created } = await draining();
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
     expect(s.log()).toMatch(/ending the live calls/);
