@@ -13,7 +13,7 @@ import { ACCOUNT_A, ACCOUNT_B, account, recording, tokenOf, wav } from '../store
 
 const PASSWORD = 'Pa55-w0rd-in-a-url';
 
-const cleanups: Array<() => Promise<unknown> | void> = [];
+const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const fn of cleanups.splice(0).reverse()) await fn();
 });

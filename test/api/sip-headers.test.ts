@@ -111,7 +111,7 @@ describe('the Visual Designer controller', () => {
       method: 'POST',
       params,
     });
-    expect(seen[0]['SipHeader_Diversion']).toBe(DIVERSIONS.join(','));
+    expect(seen[0].SipHeader_Diversion).toBe(DIVERSIONS.join(','));
     expect(seen[0]['SipHeader_X-One']).toBe('a');
   });
 });

@@ -103,9 +103,11 @@ describe.skipIf(!hasOpenssl)('HTTPS (openssl present)', () => {
     );
     cleanups.push(
       () =>
-        new Promise((resolve) =>
-          child.exitCode === null ? (child.once('exit', resolve), child.kill('SIGTERM')) : resolve(undefined),
-        ),
+        new Promise((resolve) => {
+          if (child.exitCode !== null) return resolve(undefined);
+          child.once('exit', resolve);
+          child.kill('SIGTERM');
+        }),
     );
     const out = await new Promise<string>((resolve, reject) => {
       let text = '';

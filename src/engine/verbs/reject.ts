@@ -8,7 +8,7 @@ const BUSY: VerbOutcome = { kind: 'end', status: 'busy' };
  * for `busy`, 603 for `rejected`; an invalid reason means `rejected`). On an answered call it
  * is skipped with a warning.
  */
-export async function rejectVerb(ctx: VerbContext, verb: Reject): Promise<VerbOutcome> {
+export async function rejectVerb(ctx: VerbContext, _verb: Reject): Promise<VerbOutcome> {
   if (!ctx.isRinging()) {
     ctx.notify('engine.reject-answered', 1, 'Reject on an answered call is skipped');
     return NEXT;
