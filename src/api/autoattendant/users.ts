@@ -14,7 +14,8 @@ import { actingUserOf, checkCanAdd, checkCanUpdate } from './roles.js';
 const ROLES = ['BG_ADMIN', 'AA_ADMIN'] as const;
 const STATUSES = ['ACTIVE', 'SUSPENDED', 'DELETED'] as const;
 
-const createSchema = z.object({
+/** Body of `POST /autoattendant/user`. */
+export const createUserBody = z.object({
   name: z.string().trim().max(200, 'at most 200 characters').optional(),
   emailId: z.string().trim().pipe(z.email('must be an e-mail address')),
   password: z.string().min(8, 'at least 8 characters').max(1024, 'at most 1024 characters').optional(),
@@ -22,7 +23,8 @@ const createSchema = z.object({
   status: z.enum(STATUSES, `must be one of ${STATUSES.join(', ')}`).optional(),
   enterpriseSid: z.string().optional(),
 });
-const updateSchema = z.object({
+/** Body of `PUT /autoattendant/user/{sid}`. */
+export const updateUserBody = z.object({
   status: z.enum(STATUSES, `must be one of ${STATUSES.join(', ')}`),
   enterpriseSid: z.string().optional(),
 });
@@ -59,7 +61,7 @@ function oneOf<T extends string>(
 export function registerUsers(app: Hono<EnterpriseEnv>, deps: EnterpriseDeps): void {
   app.post('/user', async (c) => {
     const body = await readBody(c);
-    const input = parseBody(createSchema, body);
+    const input = parseBody(createUserBody, body);
     const accountSid = accountOf(c);
     const actor = await actingUserOf(c, deps, body);
     // A BG_ADMIN that names no enterprise adds to its own.
@@ -121,7 +123,7 @@ export function registerUsers(app: Hono<EnterpriseEnv>, deps: EnterpriseDeps): v
     const sid = c.req.param('sid');
     const body = await readBody(c);
     const accountSid = accountOf(c);
-    const input = parseBody(updateSchema, body);
+    const input = parseBody(updateUserBody, body);
     if (input.enterpriseSid !== undefined)
       await enterpriseOf(deps, accountSid, input.enterpriseSid, body, '505');
     const user = await deps.store.users.get(accountSid, sid);

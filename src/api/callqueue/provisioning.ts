@@ -15,7 +15,8 @@ const absoluteHttpUrl = requiredString().refine((v) => {
   return protocol === 'http:' || protocol === 'https:';
 }, 'must be an absolute http(s) URL');
 
-const provisionSchema = z.strictObject({
+/** Body of `POST /callqueue/provisioning`. */
+export const provisionSchema = z.strictObject({
   applicationUrl: absoluteHttpUrl,
   applicationUrlMethod: z.enum(['GET', 'POST'], { error: 'must be GET or POST' }).default('POST'),
   phoneNumber: requiredString(),

@@ -8,7 +8,8 @@ import { appOf, type DesignerDeps, type DesignerEnv } from './context.js';
 import { parseInput, parseQuery } from './input.js';
 import { createApplication, createdRep, nameField } from './projects.js';
 
-const importQuery = z.object({ name: nameField.optional() });
+/** Query of `POST /projects/import`. */
+export const importQuery = z.object({ name: nameField.optional() });
 const safeName = (name: string) => name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100) || 'application';
 
 export function registerArchive(app: Hono<DesignerEnv>, deps: DesignerDeps): void {

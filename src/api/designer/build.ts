@@ -53,7 +53,8 @@ export async function buildApp(deps: DesignerDeps, record: DesignerAppRecord): P
   return { record: built, diagnostics: lintProject(record.state, { knownVariables }).diagnostics };
 }
 
-const buildQuery = z.object({
+/** Query of `POST /projects/{sid}/build`. */
+export const buildQuery = z.object({
   type: z.enum(['voice', 'sms', 'ussd'], { error: 'expected voice, sms or ussd' }).optional(),
 });
 

@@ -12,12 +12,17 @@ const variableName = z
 const text = (max: number) =>
   z.string({ error: 'is required' }).max(max, `must be at most ${max} characters`);
 
-const createBody = z.strictObject({
+/** Body of `POST /projects/{sid}/parameters`. */
+export const createParameterBody = z.strictObject({
   name: variableName,
   description: text(1000),
   value: text(10_000).optional(),
 });
-const updateBody = z.strictObject({ description: text(1000).optional(), value: text(10_000).optional() });
+/** Body of `PUT /projects/{sid}/parameters/{name}`. */
+export const updateParameterBody = z.strictObject({
+  description: text(1000).optional(),
+  value: text(10_000).optional(),
+});
 
 /** `/projects/{sid}/parameters`. */
 export function registerParameters(app: Hono<DesignerEnv>, deps: DesignerDeps): void {
@@ -30,7 +35,7 @@ export function registerParameters(app: Hono<DesignerEnv>, deps: DesignerDeps): 
 
   app.post('/projects/:sid/parameters', async (c) => {
     const record = await appOf(c, deps);
-    const parameter = await parseJsonBody(c, createBody);
+    const parameter = await parseJsonBody(c, createParameterBody);
     if (!(await repo.add(record.sid, parameter))) {
       throw new ApiError(409, 'duplicate-name', `name: parameter ${parameter.name} exists`, 'name');
     }
@@ -40,7 +45,7 @@ export function registerParameters(app: Hono<DesignerEnv>, deps: DesignerDeps): 
   app.put('/projects/:sid/parameters/:name', async (c) => {
     const record = await appOf(c, deps);
     const name = c.req.param('name');
-    const change = await parseJsonBody(c, updateBody);
+    const change = await parseJsonBody(c, updateParameterBody);
     const existing = (await repo.list(record.sid)).find((p) => p.name === name);
     if (!existing) throw notFound('Parameter', name);
     const updated = { ...existing, ...change };

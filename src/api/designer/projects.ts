@@ -27,7 +27,8 @@ export const nameField = z
   .max(MAX_FRIENDLY_NAME, `must be at most ${MAX_FRIENDLY_NAME} characters`)
   .refine((v) => !hasControlCharacters(v), 'must not contain control characters');
 
-const createQuery = z.object({
+/** Query of `POST /projects`. */
+export const createProjectQuery = z.object({
   name: nameField,
   kind: z.enum(['voice', 'sms', 'ussd'], { error: 'expected voice, sms or ussd' }).optional(),
   template: z.string().min(1, 'must not be empty').optional(),
@@ -128,7 +129,7 @@ export function registerProjects(app: Hono<DesignerEnv>, deps: DesignerDeps): vo
   });
 
   app.post('/projects', async (c) => {
-    const query = parseQuery(c, createQuery);
+    const query = parseQuery(c, createProjectQuery);
     const template = query.template === undefined ? undefined : templateById(query.template);
     if (query.template !== undefined && !template) throw notFound('Template', query.template);
     const templateKind = template?.tags[0];

@@ -6,7 +6,8 @@ import { appOf, type DesignerDeps, type DesignerEnv } from './context.js';
 import { parseJsonBody } from './input.js';
 
 const flag = z.boolean({ error: 'expected true or false' });
-const settingsBody = z.strictObject({
+/** Body of `POST /projects/{sid}/settings`. */
+export const settingsBody = z.strictObject({
   logging: flag.optional(),
   loggingRCML: flag.optional(),
   loggingES: flag.optional(),

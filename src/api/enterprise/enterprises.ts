@@ -14,12 +14,14 @@ import { isoSeconds } from './timestamps.js';
 const name = z.string().trim().min(1, 'must not be blank').max(200, 'at most 200 characters');
 const email = z.union([z.literal(''), z.email('must be an e-mail address')]);
 
-const createSchema = z.object({
+/** Body of `POST /enterprises`. */
+export const createEnterpriseBody = z.object({
   name,
   accountEmail: email.optional(),
   autoAttendant: z.boolean().optional(),
 });
-const updateSchema = z.object({
+/** Body of `PUT /enterprises/{sid}`. */
+export const updateEnterpriseBody = z.object({
   name: name.optional(),
   accountEmail: email.optional(),
   autoAttendant: z.boolean().optional(),
@@ -42,7 +44,7 @@ export function renderEnterprise(e: EnterpriseRecord) {
 export function registerEnterprises(app: Hono<EnterpriseEnv>, deps: EnterpriseDeps): void {
   app.post('/', async (c) => {
     const body = await readBody(c);
-    const input = parseBody(createSchema, body);
+    const input = parseBody(createEnterpriseBody, body);
     const t = deps.now();
     const record: EnterpriseRecord = {
       sid: deps.sids('EN'),
@@ -77,7 +79,7 @@ export function registerEnterprises(app: Hono<EnterpriseEnv>, deps: EnterpriseDe
     const sid = c.req.param('sid');
     const body = await readBody(c);
     const current = await enterpriseOf(deps, accountOf(c), sid, { sid });
-    const input = parseBody(updateSchema, body);
+    const input = parseBody(updateEnterpriseBody, body);
     const record: EnterpriseRecord = {
       ...current,
       name: input.name ?? current.name,

@@ -23,7 +23,8 @@ const fields = {
   targetWorkers: z.string().max(4096, 'at most 4096 characters'),
   taskOrder: z.enum(['FIFO', 'LIFO'], 'must be FIFO or LIFO'),
 };
-const createSchema = z.object({
+/** Body of `POST /taskrouter/taskqueues`. */
+export const createTaskQueueBody = z.object({
   workspaceSid: z.string({ error: 'is required' }),
   enterpriseSid: z.string().optional(),
   name: fields.name,
@@ -33,7 +34,8 @@ const createSchema = z.object({
   targetWorkers: fields.targetWorkers.optional(),
   taskOrder: fields.taskOrder.optional(),
 });
-const updateSchema = z.object({
+/** Body of `PUT /taskrouter/taskqueues/{sid}`. */
+export const updateTaskQueueBody = z.object({
   name: fields.name.optional(),
   maxReservedWorkers: fields.maxReservedWorkers.optional(),
   assignmentActivitySid: fields.assignmentActivitySid.optional(),
@@ -101,7 +103,7 @@ export function registerTaskQueues(app: Hono<EnterpriseEnv>, deps: EnterpriseDep
 
   app.post('/taskqueues', async (c) => {
     const body = await readBody(c);
-    const input = parseBody(createSchema, body);
+    const input = parseBody(createTaskQueueBody, body);
     const accountSid = accountOf(c);
     const workspace = await workspaceOf(deps, accountSid, input.workspaceSid, body);
     if (input.enterpriseSid !== undefined && input.enterpriseSid !== workspace.enterpriseSid) {
@@ -178,7 +180,7 @@ export function registerTaskQueues(app: Hono<EnterpriseEnv>, deps: EnterpriseDep
     const body = await readBody(c);
     const accountSid = accountOf(c);
     const current = await queueOf(accountSid, c.req.param('sid'));
-    const input = parseBody(updateSchema, body);
+    const input = parseBody(updateTaskQueueBody, body);
     const ws = current.workspaceSid;
     const updated: TaskQueueRecord = {
       ...current,

@@ -11,13 +11,15 @@ import { isoSeconds } from '../enterprise/timestamps.js';
 
 const ORDER = z.enum(['FIFO', 'LIFO'], 'must be FIFO or LIFO');
 const name = z.string().trim().min(1, 'must not be blank').max(200, 'at most 200 characters');
-const createSchema = z.object({
+/** Body of `POST /taskrouter/workspaces`. */
+export const createWorkspaceBody = z.object({
   enterpriseSid: z.string({ error: 'is required' }),
   name,
   priortizeQueueOrder: ORDER.optional(),
   prioritizeQueueOrder: ORDER.optional(),
 });
-const updateSchema = z.object({
+/** Body of `PUT /taskrouter/workspaces/{sid}`. */
+export const updateWorkspaceBody = z.object({
   name: name.optional(),
   priortizeQueueOrder: ORDER.optional(),
   prioritizeQueueOrder: ORDER.optional(),
@@ -70,7 +72,7 @@ export function registerWorkspaces(app: Hono<EnterpriseEnv>, deps: EnterpriseDep
 
   app.post('/workspaces', async (c) => {
     const body = await readBody(c);
-    const input = parseBody(createSchema, body);
+    const input = parseBody(createWorkspaceBody, body);
     const accountSid = accountOf(c);
     const enterprise = await enterpriseOf(deps, accountSid, input.enterpriseSid, body);
     const t = deps.now();
@@ -143,7 +145,7 @@ export function registerWorkspaces(app: Hono<EnterpriseEnv>, deps: EnterpriseDep
     const body = await readBody(c);
     const accountSid = accountOf(c);
     const current = await workspaceOf(deps, accountSid, sid, { sid });
-    const input = parseBody(updateSchema, body);
+    const input = parseBody(updateWorkspaceBody, body);
     const activities = await activitiesOf(deps, accountSid, sid);
     // The sid wins over the name when both are given.
     const activity = (bySid: string | undefined, byName: string | undefined, keep: string) => {
