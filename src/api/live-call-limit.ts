@@ -60,6 +60,7 @@ export function limitLiveCalls(control: CallControl, counter: LiveCallCounter, m
     modifyCall: (accountSid, callSid, params) => control.modifyCall(accountSid, callSid, params),
     muteParticipant: (accountSid, conferenceSid, callSid, mute) =>
       control.muteParticipant(accountSid, conferenceSid, callSid, mute),
+    listConferences: control.listConferences?.bind(control),
     sim: sim && {
       ...sim,
       incomingCall: async (accountSid, params) => {

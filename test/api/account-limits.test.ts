@@ -166,6 +166,17 @@ describe('live calls of each account', () => {
   it('refuses a limit that is not a whole number >= 1', async () => {
     await expect(platform(0)).rejects.toThrow(/maxLiveCalls/);
   });
+
+  it('still lists conference rooms (the limit wraps the engine without hiding its other operations)', async () => {
+    const { app } = await platform(2);
+    const res = await app.fetch(
+      new Request(`http://api.test/platform/2012-04-24/Accounts/${ACCOUNT_A}/Conferences.json`, {
+        headers: { Authorization: basic(ACCOUNT_A) },
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { conferences: unknown[] }).conferences).toEqual([]);
+  });
 });
 
 describe('rcml serve limit flags', () => {
