@@ -91,6 +91,22 @@ module.exports = {
       to: { path: '^src/cli/' },
     },
     {
+      name: 'client-imports-only-client',
+      severity: 'error',
+      comment:
+        'rcml-engine/client (src/client.ts, src/client/) stands alone: nothing else of src/ (no engine, store or api), so none of their packages, enter its import graph.',
+      from: { path: '^src/client([.]ts$|/)' },
+      to: { path: '^src/', pathNot: '^src/client([.]ts$|/)' },
+    },
+    {
+      name: 'client-imports-no-package',
+      severity: 'error',
+      comment:
+        'rcml-engine/client runs on web-standard fetch alone: no npm package (hono, better-sqlite3, undici...) and no node: module, so it also bundles for a browser.',
+      from: { path: '^src/client([.]ts$|/)' },
+      to: { dependencyTypesNot: ['local'] },
+    },
+    {
       name: 'engine-file-in-a-layer',
       severity: 'error',
       comment:
