@@ -9,6 +9,7 @@ import type { SidFactory } from '../store/sid.js';
 import { StoreUnavailableError } from '../store/write-queue.js';
 import { createCallQueueRoutes } from './callqueue/index.js';
 import type { CallQueueRouting } from './callqueue/routing.js';
+import { type ConsoleOptions, mountConsole } from './console/routes.js';
 import { SERVICE_PATH } from './designer/context.js';
 import { createDesignerService, type DesignerService, designerError } from './designer/service.js';
 import {
@@ -81,6 +82,8 @@ export interface AppOptions {
    * request answers 429 with `Retry-After` (see docs/security.md). Default: no limit.
    */
   rateLimit?: RateLimitOptions;
+  /** The web console at `{base_url}/console` (see docs/console.md). Default: none. */
+  console?: ConsoleOptions;
 }
 
 /** Options of the Call Queuing product of {@link createApp}. */
@@ -209,6 +212,10 @@ export function createApp(options: AppOptions): Hono {
   app.route(`${base.path}/${TWILIO_API_VERSION}`, twilioDialect(platform, base.path));
   app.route(`${base.path}/sim`, sim);
   app.route(designerPath, designer.app);
+  if (options.console) {
+    const accounts = options.store.accounts;
+    mountConsole(app, options.console, { ...base, accounts, dispatch: async (req) => app.fetch(req) });
+  }
 
   const handle = <E extends Env>(err: unknown, c: Context<E>) => {
     // A client that hung up mid-request is no server fault; nobody reads this answer.

@@ -9,6 +9,8 @@ import { createMemoryDesignerStore } from '../store/designer/memory.js';
 import type { DesignerStore } from '../store/designer/ports.js';
 import type { Store } from '../store/ports.js';
 import { engineRouting } from './callqueue/engine-routing.js';
+import type { ConsoleFeed } from './console/feed.js';
+import type { ConsoleOptions } from './console/routes.js';
 import { SERVICE_PATH } from './designer/context.js';
 import { egressFetch } from './designer/egress-fetch.js';
 import { createDesignerService, type DesignerService } from './designer/service.js';
@@ -59,6 +61,11 @@ export interface EngineAppOptions {
   ops?: OpsOptions;
   /** Limits per account (see docs/security.md). Default: none. */
   accountLimits?: AccountLimits;
+  /**
+   * The web console at `{base_url}/console` (docs/console.md): where its built front end is and
+   * how long sessions last; `false` serves none. Default: served from this package's build.
+   */
+  console?: Omit<ConsoleOptions, 'feed'> | false;
 }
 
 /** Limits each account is held to. */
@@ -76,6 +83,7 @@ export function appOptions(
   callControl: CallControl,
   designer: DesignerService,
   readiness: ReturnType<typeof readinessOf>,
+  feed: ConsoleFeed | undefined,
 ) {
   return {
     store: options.store,
@@ -87,6 +95,7 @@ export function appOptions(
     enterprise: options.enterprise,
     ops: { ...options.ops, readiness },
     rateLimit: options.accountLimits?.api,
+    console: options.console === false ? undefined : { ...options.console, feed },
   };
 }
 

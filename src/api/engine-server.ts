@@ -5,11 +5,13 @@
 import type { Hono } from 'hono';
 import { createEngine, type Engine } from '../engine/engine.js';
 import { API_VERSION, type RecordSink } from '../engine/records.js';
+import type { EngineEventListener } from '../engine/types.js';
 import type { Store } from '../store/ports.js';
 import { randomSid } from '../store/sid.js';
 import { createStoreSink, type StoreSink } from '../store/sink.js';
 import { storedSidDigits } from '../store/stored-sids.js';
 import { createApp } from './app.js';
+import { type ConsoleFeed, createConsoleFeed } from './console/feed.js';
 import type { DesignerService } from './designer/service.js';
 import { appOptions, closeOwned, designerOf, type EngineAppOptions } from './engine-app-options.js';
 import { createEngineControl } from './engine-control.js';
@@ -100,6 +102,16 @@ function accountAwareSink(
   };
 }
 
+/** Both listeners, in order. */
+function tee(first: EngineEventListener, second: EngineEventListener | undefined): EngineEventListener {
+  return second
+    ? (event) => {
+        first(event);
+        second(event);
+      }
+    : first;
+}
+
 /**
  * Notification code of records dropped because the store could not write and its queue was
  * full (numeric, as every notification's; docs/engine.md "Notification codes").
@@ -115,6 +127,8 @@ interface StoredEngine {
   close(options?: { graceMs?: number }): Promise<void>;
   /** Live calls per account, when their number is limited. */
   liveCalls?: LiveCallCounter;
+  /** What the web console streams, when it is served. */
+  feed?: ConsoleFeed;
 }
 
 /** The engine's call control, held to the account limits and closed to new calls while draining. */
@@ -144,8 +158,10 @@ async function buildEngine(options: EngineAppOptions, baseUrl: () => string): Pr
   }
   const ops = options.ops;
   const observer = ops?.metrics || ops?.log ? createCallObserver(ops) : undefined;
-  const sink = observer ? observer.wrapSink(stored) : stored;
-  const userListener = options.engine?.onEvent;
+  const feed = options.console === false ? undefined : createConsoleFeed();
+  const observed = observer ? observer.wrapSink(stored) : stored;
+  const sink = feed ? feed.wrapSink(observed) : observed;
+  const userListener = feed ? tee(feed.onEvent, options.engine?.onEvent) : options.engine?.onEvent;
   const onEvent =
     observer && userListener
       ? (event: Parameters<typeof userListener>[0]) => {
@@ -203,10 +219,11 @@ async function buildEngine(options: EngineAppOptions, baseUrl: () => string): Pr
     try {
       await engine.close(closeOptions);
     } finally {
+      feed?.close();
       await sink.settled();
     }
   };
-  return { engine, close, liveCalls, written: (callSid) => stored.written(callSid) };
+  return { engine, close, liveCalls, feed, written: (callSid) => stored.written(callSid) };
 }
 
 /**
@@ -228,7 +245,10 @@ export async function createEngineApp(options: EngineAppOptions & { baseUrl?: st
   const build = (url: string) => {
     baseUrl = url;
     designer.attach(url);
-    return createApp({ ...appOptions(options, engine, callControl, designer, readiness), baseUrl: url });
+    return createApp({
+      ...appOptions(options, engine, callControl, designer, readiness, stored.feed),
+      baseUrl: url,
+    });
   };
   const late = baseUrl === undefined ? lateBaseApp(basePath, build) : undefined;
   const app = late ? late.app : build(baseUrl as string);
@@ -289,7 +309,7 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     server = await startServer({
-      ...appOptions(options, engine, callControl, designer, readiness),
+      ...appOptions(options, engine, callControl, designer, readiness, stored.feed),
       host: options.host ?? '127.0.0.1',
       port: options.port ?? 0,
       baseUrl: options.baseUrl,

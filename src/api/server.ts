@@ -6,6 +6,7 @@ import type { Store } from '../store/ports.js';
 import { ACCOUNT_SID_PATTERN, randomSid } from '../store/sid.js';
 import type { AccountRecord } from '../store/types.js';
 import { type CallQueueAppOptions, createApp } from './app.js';
+import type { ConsoleOptions } from './console/routes.js';
 import type { DesignerService } from './designer/service.js';
 import type { EnterpriseAreaOptions } from './enterprise/mount.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
@@ -83,6 +84,8 @@ export interface ServerOptions {
   rateLimit?: RateLimitOptions;
   /** Serve HTTPS with this certificate and private key (PEM); default plain HTTP. */
   tls?: TlsOptions;
+  /** The web console (see `AppOptions.console`). Default: none. */
+  console?: ConsoleOptions;
 }
 
 /** A certificate (chain) and its private key, PEM text or bytes. */
@@ -163,6 +166,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     enterprise: options.enterprise,
     ops: options.ops,
     rateLimit: options.rateLimit,
+    console: options.console,
   });
   return {
     url,

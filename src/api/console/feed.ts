@@ -1,0 +1,210 @@
+/**
+ * What the web console shows live: the engine's records and events, fanned out to the console
+ * streams of the account they belong to, and each recent call's events kept for its timeline.
+ * Memory only and bounded: the store keeps the records; the verbs and requests of a call are
+ * known only while the call is among the most recent ones of this process.
+ */
+import type { CallRecord, NotificationRecord, RecordSink } from '../../engine/records.js';
+import type { EngineEvent } from '../../engine/types.js';
+
+/** A call as the console draws it (times in ms of the engine's clock). */
+export interface ConsoleCall {
+  sid: string;
+  parentCallSid?: string;
+  direction: string;
+  from: string;
+  to: string;
+  status: string;
+  dateCreated: number;
+  startTime?: number;
+  endTime?: number;
+  duration?: number;
+  endedBy?: string;
+}
+
+/** One message of a console stream. */
+export type ConsoleMessage =
+  | { type: 'call'; call: ConsoleCall }
+  | { type: 'event'; event: EngineEvent }
+  | { type: 'notification'; notification: ConsoleNotification };
+
+/** A notification as the console lists it. */
+export interface ConsoleNotification {
+  sid: string;
+  callSid?: string;
+  code: string;
+  log: 0 | 1;
+  message: string;
+  url?: string;
+  dateCreated: number;
+}
+
+/** Bounds of what the feed remembers. */
+export interface ConsoleFeedLimits {
+  /** Calls remembered (with their events), oldest forgotten first. Default 1,000. */
+  calls?: number;
+  /** Events kept per call; later ones are counted, not kept. Default 500. */
+  eventsPerCall?: number;
+}
+
+interface Remembered {
+  call: ConsoleCall;
+  accountSid: string;
+  events: EngineEvent[];
+  dropped: number;
+}
+
+/** A console stream: its messages, and the end of the feed. */
+export interface ConsoleSubscriber {
+  message(message: ConsoleMessage): void;
+  /** The engine closed: no more messages. */
+  end(): void;
+}
+
+/** The engine's side of the console: a sink wrapper and an event listener feeding its streams. */
+export interface ConsoleFeed {
+  /** Wraps the engine's record sink: calls and notifications reach the console too. */
+  wrapSink<S extends RecordSink>(sink: S): S;
+  /** The engine's event listener. */
+  onEvent(event: EngineEvent): void;
+  /** The account's remembered calls, most recent first. */
+  recentCalls(accountSid: string, limit?: number): ConsoleCall[];
+  /** A remembered call of the account with its events; undefined when unknown or another's. */
+  timeline(
+    accountSid: string,
+    callSid: string,
+  ): { call: ConsoleCall; events: EngineEvent[]; dropped: number } | undefined;
+  /** Streams the account's messages until the returned function is called or the feed closes. */
+  subscribe(accountSid: string, subscriber: ConsoleSubscriber): () => void;
+  /** Ends every stream (the engine closed). */
+  close(): void;
+}
+
+function consoleCall(r: Readonly<CallRecord>): ConsoleCall {
+  return {
+    sid: r.sid,
+    parentCallSid: r.parentCallSid,
+    direction: r.direction,
+    from: r.from,
+    to: r.to,
+    status: r.status,
+    dateCreated: r.dateCreated,
+    startTime: r.startTime,
+    endTime: r.endTime,
+    duration: r.duration,
+    endedBy: r.endedBy,
+  };
+}
+
+function consoleNotification(n: Readonly<NotificationRecord>): ConsoleNotification {
+  return {
+    sid: n.sid,
+    callSid: n.callSid,
+    code: n.code,
+    log: n.log,
+    message: n.message,
+    url: n.url,
+    dateCreated: n.dateCreated,
+  };
+}
+
+/** Every call an event concerns: its own, and the leg's parent, the bridge's peer, the queue partner. */
+function callsOfEvent(event: EngineEvent): string[] {
+  const sids: string[] = [];
+  const add = (sid: unknown) => {
+    if (typeof sid === 'string' && !sids.includes(sid)) sids.push(sid);
+  };
+  if ('callSid' in event) add(event.callSid);
+  if (event.type === 'leg') add(event.parentCallSid);
+  if (event.type === 'bridge') add(event.peerSid);
+  if (event.type === 'queue') add((event.event as { partnerCallSid?: string }).partnerCallSid);
+  return sids;
+}
+
+/** The account an event concerns, when the event says it. */
+function accountOfEvent(event: EngineEvent): string | undefined {
+  return event.type === 'queue' ? event.event.accountSid : undefined;
+}
+
+/** Creates the feed; {@link ConsoleFeed.wrapSink} and `onEvent` go into the engine's options. */
+export function createConsoleFeed(limits: ConsoleFeedLimits = {}): ConsoleFeed {
+  const maxCalls = limits.calls ?? 1000;
+  const maxEvents = limits.eventsPerCall ?? 500;
+  const calls = new Map<string, Remembered>();
+  const listeners = new Map<string, Set<ConsoleSubscriber>>();
+  let closed = false;
+
+  const publish = (accountSid: string, message: ConsoleMessage) => {
+    for (const subscriber of listeners.get(accountSid) ?? []) subscriber.message(message);
+  };
+  const remember = (record: Readonly<CallRecord>): Remembered => {
+    let entry = calls.get(record.sid);
+    if (!entry) {
+      entry = { call: consoleCall(record), accountSid: record.accountSid, events: [], dropped: 0 };
+      calls.set(record.sid, entry);
+      if (calls.size > maxCalls) calls.delete(calls.keys().next().value as string);
+    } else entry.call = consoleCall(record);
+    return entry;
+  };
+
+  return {
+    wrapSink(sink) {
+      return {
+        ...sink,
+        call(record) {
+          const entry = remember(record);
+          publish(entry.accountSid, { type: 'call', call: entry.call });
+          sink.call?.(record);
+        },
+        notification(n) {
+          publish(n.accountSid, { type: 'notification', notification: consoleNotification(n) });
+          sink.notification?.(n);
+        },
+      };
+    },
+    onEvent(event) {
+      let accountSid = accountOfEvent(event);
+      for (const sid of callsOfEvent(event)) {
+        const entry = calls.get(sid);
+        if (!entry) continue;
+        accountSid ??= entry.accountSid;
+        if (entry.events.length < maxEvents) entry.events.push(event);
+        else entry.dropped++;
+      }
+      if (accountSid !== undefined) publish(accountSid, { type: 'event', event });
+    },
+    recentCalls(accountSid, limit = 200) {
+      const out: ConsoleCall[] = [];
+      for (const entry of calls.values()) if (entry.accountSid === accountSid) out.push(entry.call);
+      return out.reverse().slice(0, limit);
+    },
+    timeline(accountSid, callSid) {
+      const entry = calls.get(callSid);
+      if (!entry || entry.accountSid !== accountSid) return undefined;
+      return { call: entry.call, events: [...entry.events], dropped: entry.dropped };
+    },
+    subscribe(accountSid, subscriber) {
+      if (closed) {
+        subscriber.end();
+        return () => {};
+      }
+      let set = listeners.get(accountSid);
+      if (!set) {
+        set = new Set();
+        listeners.set(accountSid, set);
+      }
+      set.add(subscriber);
+      return () => {
+        set.delete(subscriber);
+        if (set.size === 0 && listeners.get(accountSid) === set) listeners.delete(accountSid);
+      };
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      const all = [...listeners.values()].flatMap((set) => [...set]);
+      listeners.clear();
+      for (const subscriber of all) subscriber.end();
+    },
+  };
+}
