@@ -48,7 +48,7 @@ export async function buildConsole(outDir: string): Promise<ConsoleBuild> {
     if (meta.entryPoint?.endsWith('main.ts')) script = name;
     if (meta.entryPoint?.endsWith('style.css')) style = name;
   }
-  const page = readFileSync(join(here, 'index.html'), 'utf8')
+  const page = readFileSync(join(here, 'page.html'), 'utf8')
     .replace('%SCRIPT%', `assets/${script}`)
     .replace('%STYLE%', `assets/${style}`);
   writeFileSync(join(out, 'index.html'), page);
