@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import type { QueueStore } from '../queue/store.js';
 import { openPostgresStore, type PostgresStore } from '../store/postgres/open.js';
 import { startHeartbeat } from './heartbeat.js';
+import { RedisQueuePeers } from './redis-queue-peers.js';
 import { RedisQueueStore } from './redis-queue-store.js';
 
 /** Options of {@link openClusterBackends}. */
@@ -22,6 +23,8 @@ export interface ClusterBackends {
   store: PostgresStore;
   /** The shared queue store, when Redis is given. */
   queueStore?: QueueStore;
+  /** How this node's queues bridge calls matched with calls of other nodes, when Redis is given. */
+  queuePeers?: RedisQueuePeers;
   /** Readiness probes of the shared backends, by name (`postgres`, and `redis` when given). */
   checks: Record<string, () => Promise<void>>;
   /** Stops the heartbeat and closes Redis (the store is closed by its server). */
@@ -54,9 +57,11 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
     );
   }
   const heartbeat = await startHeartbeat(redis, prefix, options.nodeId);
+  const queuePeers = await RedisQueuePeers.start(redis, prefix, options.nodeId);
   return {
     store,
-    queueStore: new RedisQueueStore(redis, prefix),
+    queueStore: new RedisQueueStore(redis, prefix, options.nodeId),
+    queuePeers,
     checks: {
       postgres,
       redis: async () => {
@@ -64,6 +69,7 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
       },
     },
     close: async () => {
+      await queuePeers.close();
       await heartbeat.stop();
       redis.disconnect();
     },

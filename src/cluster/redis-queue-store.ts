@@ -31,11 +31,20 @@ function translate(err: unknown, queueSid: string, callSid?: string): never {
 export class RedisQueueStore implements QueueStore {
   private readonly sha = new Map<string, string>();
 
-  /** `prefix` starts every key (several platforms can share a Redis, one prefix each). */
+  /**
+   * `prefix` starts every key (several platforms can share a Redis, one prefix each); `nodeId`,
+   * when given, is recorded on the members this node adds (`QueueMember.node`), so the node
+   * that matches one knows where its call runs.
+   */
   constructor(
     private readonly redis: Redis,
     private readonly prefix = 'rcml',
+    private readonly nodeId?: string,
   ) {}
+
+  private memberJson(member: QueueMember): string {
+    return JSON.stringify(this.nodeId === undefined ? member : { ...member, node: this.nodeId });
+  }
 
   private key(...parts: string[]): string {
     return `${this.prefix}:${parts.join(':')}`;
@@ -114,7 +123,7 @@ export class RedisQueueStore implements QueueStore {
       return (await this.script(
         ENQUEUE,
         [k.queue, k.line, k.seq, k.members],
-        [member.callSid, JSON.stringify(member)],
+        [member.callSid, this.memberJson(member)],
       )) as number;
     } catch (err) {
       translate(err, queueSid, member.callSid);
@@ -200,7 +209,7 @@ export class RedisQueueStore implements QueueStore {
     try {
       reply = (await this.script(ARRIVE, keys, [
         member.callSid,
-        JSON.stringify(member),
+        this.memberJson(member),
         member.enqueuedAt,
         other,
       ])) as Reply[];

@@ -35,6 +35,11 @@ export interface QueueMember {
   side: QueueSide;
   /** When it started waiting. */
   enqueuedAt: number;
+  /**
+   * The node running the call, in a store shared by several nodes (recorded by the store):
+   * a match with it is bridged across nodes.
+   */
+  node?: string;
 }
 
 /** Handle to a waiting call: what `leave`, `position` and `waitParams` need. */

@@ -251,7 +251,12 @@ export function registerServe(program: Command): void {
       designer,
       enterprise: { store: enterpriseStore },
       engine: {
-        ...(cluster ? { queues: { store: cluster.queueStore }, instanceId: options.nodeId ?? 'node1' } : {}),
+        ...(cluster
+          ? {
+              queues: { store: cluster.queueStore, peers: cluster.queuePeers },
+              instanceId: options.nodeId ?? 'node1',
+            }
+          : {}),
         http: { egress: egress.policy, ...fetcherOptionsOf(options) },
       },
       onError: (err) => log.error({ err }, 'unexpected error'),

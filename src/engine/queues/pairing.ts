@@ -1,17 +1,18 @@
 import type { QueueInfo, QueueSide, QueueWaitParams } from '../../queue/index.js';
 import type { BridgeEnd } from '../bridge.js';
-import type { Clock } from '../clock/clock.js';
+import type { Clock, TimerHandle } from '../clock/clock.js';
 import { Interrupted } from '../errors.js';
 import type { EngineQueueEvent } from './events.js';
 import { type JoinKind, runJoinDoc } from './join.js';
 import { onStop, type QueueDoc, type QueueParty } from './party.js';
+import type { PairEndedBy, RemoteLeg } from './peers.js';
 
 /** How a match ended. */
 export interface PairEnd {
   /** False when one call was gone before the two were connected. */
   bridged: boolean;
   /** The side that left (hung up or was redirected), or `time-limit`. */
-  endedBy: QueueSide | 'time-limit';
+  endedBy: PairEndedBy;
   /** Whole seconds connected. */
   duration: number;
 }
@@ -31,15 +32,22 @@ export interface PairingHost {
   joinParams(queue: QueueInfo, party: QueueParty, waitMs: number): Promise<QueueWaitParams>;
 }
 
+/** One side of a pairing: a call of this engine, or a proxy for a call running on another node. */
+export type PairSide = QueueParty | RemoteLeg;
+
+const isLocal = (side: PairSide): side is QueueParty => 'ctx' in side;
+
 /**
  * Two matched calls: each runs its join documents, then both are connected until one leaves
  * (hang-up or live redirect of its script) or the dialer's `timeLimit` runs out. Both calls'
- * verbs await `done` and go on from there.
+ * verbs await `done` and go on from there. When one call runs on another node, this pairing
+ * holds the local call and a {@link RemoteLeg}; the other node holds the mirror pairing, and
+ * the two exchange readiness and departures through the leg.
  */
 export class Pairing {
   readonly done: Promise<PairEnd>;
-  readonly enqueued: QueueParty;
-  readonly dialer: QueueParty;
+  readonly enqueued: PairSide;
+  readonly dialer: PairSide;
   /** How long each side waited in the queue, ms. */
   readonly waitMs: Record<QueueSide, number>;
   /** The side of the call that was waiting when the other arrived (the "queued agent"). */
@@ -48,13 +56,16 @@ export class Pairing {
   private ready = 0;
   private startedAt: number | undefined;
   private ended: PairEnd | undefined;
+  private timer: TimerHandle | null = null;
+  /** The side on another node, if any. */
+  private readonly remote: RemoteLeg | undefined;
 
   constructor(
     private readonly svc: PairingHost,
     readonly queue: QueueInfo,
-    arriving: QueueParty,
+    arriving: PairSide,
     arrivingWaitMs: number,
-    waiting: QueueParty,
+    waiting: PairSide,
     waitingWaitMs: number,
   ) {
     this.done = new Promise((resolve) => {
@@ -69,25 +80,33 @@ export class Pairing {
       dialer: byEnqueue ? waitingWaitMs : arrivingWaitMs,
     };
     // A side whose script stops (hang-up, live redirect) ends the pairing at once.
-    onStop(this.enqueued, () => this.finish('enqueued'));
-    onStop(this.dialer, () => this.finish('dialer'));
+    for (const side of [this.enqueued, this.dialer]) {
+      if (isLocal(side)) onStop(side, () => this.finish(side.side));
+      else this.remote = side;
+    }
+    this.remote?.bind({
+      ready: () => this.sideReady(),
+      left: (endedBy) => this.finish(endedBy, true),
+    });
   }
 
   /** The call's sid on `side`. */
   sid(side: QueueSide): string {
-    return (side === 'enqueued' ? this.enqueued : this.dialer).ctx.call.sid;
+    const party = side === 'enqueued' ? this.enqueued : this.dialer;
+    return isLocal(party) ? party.ctx.call.sid : party.callSid;
   }
 
-  /** Runs `side`'s join documents, then waits for the bridge to end. */
+  /** Runs `side`'s join documents (a call of this engine), then waits for the bridge to end. */
   async take(side: QueueSide): Promise<PairEnd> {
     const party = side === 'enqueued' ? this.enqueued : this.dialer;
+    if (!isLocal(party)) throw new Error(`the ${side} call of this pairing runs on node ${party.node}`);
     const docs: Array<[QueueDoc | undefined, JoinKind]> =
       side === 'enqueued'
         ? [
-            [this.enqueued.joinDoc, 'joinUrl'],
+            [party.joinDoc, 'joinUrl'],
             [this.dialer.partnerDoc, 'Queue url'],
           ]
-        : [[this.dialer.joinDoc, 'joinUrl']];
+        : [[party.joinDoc, 'joinUrl']];
     try {
       for (const [doc, kind] of docs) {
         if (!doc || this.ended) continue;
@@ -103,8 +122,15 @@ export class Pairing {
         throw err;
       }
     }
-    if (!this.ended && ++this.ready === 2) this.connect();
+    if (!this.ended) {
+      if (this.remote) void this.svc.clock.track(this.remote.ready());
+      this.sideReady();
+    }
     return this.done;
+  }
+
+  private sideReady(): void {
+    if (!this.ended && ++this.ready === 2) this.connect();
   }
 
   /** Connects the two calls (the engine's bridge) until one leaves or the time limit passes. */
@@ -120,8 +146,16 @@ export class Pairing {
       });
     }
     const limit = this.dialer.timeLimitMs;
-    void this.enqueued.ctx.services
-      .bridgeWith(this.dialer.ctx.services, {
+    const { enqueued, dialer } = this;
+    if (!isLocal(enqueued) || !isLocal(dialer)) {
+      // Across nodes each node runs its own leg; the dialer's node keeps its time limit.
+      if (isLocal(dialer) && limit !== undefined) {
+        this.timer = this.svc.clock.setTimeout(() => this.finish('time-limit'), limit);
+      }
+      return;
+    }
+    void enqueued.ctx.services
+      .bridgeWith(dialer.ctx.services, {
         timeLimit: limit === undefined ? undefined : limit / 1000,
       })
       .then((result) => this.finish(BRIDGE_END[result.endedBy] ?? this.leftSide()));
@@ -129,11 +163,14 @@ export class Pairing {
 
   /** The side whose script stopped (a live modification took it out of the bridge). */
   private leftSide(): QueueSide {
-    return this.enqueued.ctx.signal.aborted ? 'enqueued' : 'dialer';
+    return isLocal(this.enqueued) && this.enqueued.ctx.signal.aborted ? 'enqueued' : 'dialer';
   }
 
-  private finish(endedBy: PairEnd['endedBy']): void {
+  /** Ends the pairing once; `fromRemote` when the other node said so (no need to tell it back). */
+  private finish(endedBy: PairEnd['endedBy'], fromRemote = false): void {
     if (this.ended) return;
+    if (this.timer) this.svc.clock.clearTimeout(this.timer);
+    this.timer = null;
     const clock = this.svc.clock;
     const now = clock.now();
     const bridged = this.startedAt !== undefined;
@@ -151,7 +188,8 @@ export class Pairing {
       });
     }
     // A side redirected away mid-bridge: take the calls apart (a hang-up already has).
-    this.enqueued.ctx.services.leaveBridge();
+    if (isLocal(this.enqueued) && isLocal(this.dialer)) this.enqueued.ctx.services.leaveBridge();
+    if (this.remote && !fromRemote) void this.svc.clock.track(this.remote.leave(endedBy));
     this.resolve(this.ended);
   }
 

@@ -16,6 +16,8 @@ import type { EngineEventListener } from '../types.js';
 import { type EngineQueueEvent, eventCallSid } from './events.js';
 import { Pairing } from './pairing.js';
 import type { QueueParty } from './party.js';
+import type { LegTerms, QueuePeers, RemoteLeg, RemoteOffer } from './peers.js';
+import { clockTrackedStore } from './tracked-store.js';
 import { Waiter, type WaiterHost } from './waiter.js';
 
 /** Queue options of `createEngine`. */
@@ -24,6 +26,11 @@ export interface EngineQueueOptions {
   store?: QueueStore;
   /** Size limit of new queues, 1..5000. Default 100. */
   maxSize?: number;
+  /**
+   * The other nodes of a cluster sharing `store`: a match with a call waiting on another node
+   * is bridged across nodes through them. Without it such a match is retried.
+   */
+  peers?: QueuePeers;
 }
 
 /** Where a call stands right after arriving at (or being put back into) a queue. */
@@ -54,6 +61,9 @@ export class QueueService implements WaiterHost {
   readonly matcher: QueueMatcher;
   readonly clock: Clock;
   private readonly waiters = new Map<string, Waiter>();
+  /** Arrivals not yet settled, by call sid (an offer from another node may overtake them). */
+  private readonly arriving = new Map<string, Promise<unknown>>();
+  private readonly peers: QueuePeers | undefined;
 
   constructor(
     private readonly rt: QueueServiceHost,
@@ -62,14 +72,21 @@ export class QueueService implements WaiterHost {
     this.clock = rt.clock;
     const maxSize =
       options.maxSize === undefined ? undefined : parseMaxQueueSize(options.maxSize, 'queues.maxSize');
+    this.peers = options.peers;
+    // A shared store answers over the network: a virtual clock waits for it like for a fetch.
+    const store =
+      options.store && rt.clock.kind === 'virtual'
+        ? clockTrackedStore(options.store, rt.clock)
+        : options.store;
     this.matcher = new QueueMatcher({
       clock: () => rt.clock.now(),
-      store: options.store,
+      store,
       newSid: () => rt.sids.next('QU'),
       defaultMaxSize: maxSize,
       listener: rt.listener ? (event) => this.emit(event) : undefined,
     });
     services.set(rt, this);
+    this.peers?.serve((offer, leg) => this.takeOffer(offer, leg));
   }
 
   /** The service of an engine, by its runtime (a verb's `services.engine`). */
@@ -90,14 +107,16 @@ export class QueueService implements WaiterHost {
   }
 
   /** A call arrives on its side of the named queue. */
-  async arrive(party: QueueParty): Promise<Arrival> {
-    const outcome = await this.matcher.arrive({
-      accountSid: party.ctx.call.accountSid,
-      queueName: party.name,
-      callSid: party.ctx.call.sid,
-      side: party.side,
+  arrive(party: QueueParty): Promise<Arrival> {
+    return this.settling(party, async () => {
+      const outcome = await this.matcher.arrive({
+        accountSid: party.ctx.call.accountSid,
+        queueName: party.name,
+        callSid: party.ctx.call.sid,
+        side: party.side,
+      });
+      return this.settle(party, outcome);
     });
-    return this.settle(party, outcome);
   }
 
   /**
@@ -109,12 +128,14 @@ export class QueueService implements WaiterHost {
     queue: QueueInfo,
     rejoin: boolean,
   ): Promise<Arrival | { status: 'drop' }> {
-    const outcome = await this.matcher.afterBridge({
-      queueSid: queue.sid,
-      callSid: party.ctx.call.sid,
-      side: party.side,
-      rejoin,
-    });
+    const outcome = await this.settling(party, () =>
+      this.matcher.afterBridge({
+        queueSid: queue.sid,
+        callSid: party.ctx.call.sid,
+        side: party.side,
+        rejoin,
+      }),
+    );
     if (outcome.decision === 'drop') return { status: 'drop' };
     if (outcome.decision === 'rejoin') return this.settle(party, outcome.arrival);
     return this.pairWith(party, queue, outcome.partner, outcome.partnerWaitMs);
@@ -132,9 +153,12 @@ export class QueueService implements WaiterHost {
     await waiter.depart(reason).catch(() => undefined);
   }
 
-  leave(waiter: Waiter, reason: LeaveReason): Promise<LeaveOutcome | undefined> {
-    if (this.waiters.get(waiter.ticket.callSid) === waiter) this.waiters.delete(waiter.ticket.callSid);
-    return this.matcher.leave(waiter.ticket, reason);
+  async leave(waiter: Waiter, reason: LeaveReason): Promise<LeaveOutcome | undefined> {
+    const left = await this.matcher.leave(waiter.ticket, reason);
+    // Not waiting any more: matched, possibly from another node whose offer is on its way.
+    if (left && this.waiters.get(waiter.ticket.callSid) === waiter)
+      this.waiters.delete(waiter.ticket.callSid);
+    return left;
   }
 
   /** Queue parameters of a request for a call that has just been matched (position 1). */
@@ -151,7 +175,22 @@ export class QueueService implements WaiterHost {
     });
   }
 
-  private settle(party: QueueParty, outcome: ArriveOutcome): Arrival {
+  /** Runs an arrival of `party`, known as in flight until it settles. */
+  private settling<T>(party: QueueParty, work: () => Promise<T>): Promise<T> {
+    const sid = party.ctx.call.sid;
+    const done = work();
+    const settled = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.arriving.set(sid, settled);
+    void settled.then(() => {
+      if (this.arriving.get(sid) === settled) this.arriving.delete(sid);
+    });
+    return done;
+  }
+
+  private settle(party: QueueParty, outcome: ArriveOutcome): Arrival | Promise<Arrival> {
     if (outcome.status === 'queue-full') return { status: 'queue-full', queue: outcome.queue };
     if (outcome.status === 'matched') {
       return this.pairWith(party, outcome.queue, outcome.partner, outcome.partnerWaitMs);
@@ -166,13 +205,61 @@ export class QueueService implements WaiterHost {
     queue: QueueInfo,
     partner: QueueMember,
     partnerWaitMs: number,
-  ): Arrival {
+  ): Arrival | Promise<Arrival> {
     const waiter = this.waiters.get(partner.callSid);
+    const peers = this.peers;
+    if (!waiter && peers && partner.node !== undefined && partner.node !== peers.nodeId) {
+      return this.pairAcross(peers, party, queue, { ...partner, node: partner.node }, partnerWaitMs);
+    }
     // Gone (hung up or redirected) before the match reached it: the newcomer arrives again.
     if (!waiter) return { status: 'retry', queue };
     this.waiters.delete(partner.callSid);
     const pairing = new Pairing(this, queue, party, 0, waiter.party, partnerWaitMs);
     waiter.deliver(pairing);
     return { status: 'paired', queue, pairing, waitMs: 0 };
+  }
+
+  /** A match with a call waiting on another node: offered to that node, bridged if it takes it. */
+  private async pairAcross(
+    peers: QueuePeers,
+    party: QueueParty,
+    queue: QueueInfo,
+    partner: QueueMember & { node: string },
+    partnerWaitMs: number,
+  ): Promise<Arrival> {
+    const leg = await this.clock.track(
+      peers.offer({
+        queue,
+        waiting: { callSid: partner.callSid, side: partner.side, node: partner.node, waitMs: partnerWaitMs },
+        arriving: {
+          callSid: party.ctx.call.sid,
+          side: party.side,
+          partnerDoc: party.partnerDoc,
+          timeLimitMs: party.timeLimitMs,
+        },
+      }),
+    );
+    if (!leg) return { status: 'retry', queue };
+    const pairing = new Pairing(this, queue, party, 0, leg, partnerWaitMs);
+    return { status: 'paired', queue, pairing, waitMs: 0 };
+  }
+
+  /**
+   * Another node matched a call of this one: the waiting call takes the match as it would a
+   * local one, unless it is gone (hung up, redirected, or no longer in that queue).
+   */
+  private async takeOffer(offer: RemoteOffer, leg: RemoteLeg): Promise<LegTerms | undefined> {
+    const sid = offer.waiting.callSid;
+    await this.arriving.get(sid);
+    const waiter = this.waiters.get(sid);
+    if (!waiter || waiter.queue.sid !== offer.queue.sid || waiter.party.side !== offer.waiting.side) {
+      return undefined;
+    }
+    this.waiters.delete(sid);
+    if (waiter.party.ctx.signal.aborted) return undefined;
+    const pairing = new Pairing(this, offer.queue, leg, 0, waiter.party, offer.waiting.waitMs);
+    waiter.deliver(pairing);
+    const { partnerDoc, timeLimitMs } = waiter.party;
+    return { partnerDoc, timeLimitMs };
   }
 }
