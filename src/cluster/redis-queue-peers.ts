@@ -133,8 +133,9 @@ export class RedisQueuePeers implements QueuePeers {
     }
   }
 
-  /** Resolves once every signal sent to this node before the call has been handled. */
+  /** Resolves once every signal sent to this node before the call has been handled (at once when closed). */
   flush(): Promise<void> {
+    if (this.closed) return Promise.resolve();
     const id = `${this.idStem}.flush.${++this.seq}`;
     return new Promise((resolve) => {
       this.flushes.set(id, resolve);
@@ -148,6 +149,8 @@ export class RedisQueuePeers implements QueuePeers {
   /** Stops reading; matches in progress are left to the node death rule of the others. */
   async close(): Promise<void> {
     this.closed = true;
+    for (const resolve of this.flushes.values()) resolve();
+    this.flushes.clear();
     this.reader.disconnect();
     await this.reading;
   }

@@ -92,4 +92,89 @@ describe.skipIf(!REDIS_URL)('a queue match across two nodes', () => {
       ]);
     }
   });
+
+  it('carries the time limit, a live redirect and the rejoin rule from one node to the other', async () => {
+    cluster = await peerCluster([
+      {
+        '/customer': rcml(
+          '<Dial action="/dialed" timeLimit="20"><Queue url="/whisper">support</Queue></Dial>',
+        ),
+        '/dialed': AFTER,
+        '/moved': rcml('<Say>moved</Say>'),
+      },
+      {
+        '/agent': rcml('<Enqueue rejoin="true" waitUrl="/wait" action="/enq-after">support</Enqueue>'),
+        '/wait': rcml('<Pause length="5"/>'),
+        '/whisper': rcml('<Say>a customer</Say>'),
+        '/enq-after': AFTER,
+      },
+    ]);
+    const c = cluster;
+    const [one, two] = c.nodes;
+    one.h.engine.setNumber(CUSTOMER_NUMBER, { voiceUrl: `${BASE}/customer` });
+    two.h.engine.setNumber(AGENT_NUMBER, { voiceUrl: `${BASE}/agent` });
+    const agent = two.h.engine.incomingCall('+16660000001', AGENT_NUMBER).sid;
+    await c.tick(3);
+    const first = one.h.engine.incomingCall('+17770000001', CUSTOMER_NUMBER).sid;
+    for (let i = 0; i < 25; i++) await c.tick(1);
+    // The Queue noun's url ran on the agent, on the agent's node.
+    expect(paramsOf(two.h, '/whisper')).toEqual([expect.objectContaining({ CallSid: agent })]);
+    // The customer's timeLimit ran out on its node: its Dial reports the bridge, the agent rejoins.
+    expect(paramsOf(one.h, '/dialed')).toEqual([
+      expect.objectContaining({ CallSid: first, DialCallStatus: 'completed', DialCallSid: agent }),
+    ]);
+    expect(queueEvents(two.h).filter((e) => e.type === 'bridge-end')).toEqual([
+      expect.objectContaining({ endedBy: 'time-limit', bridged: true }),
+    ]);
+    expect(queueEvents(two.h).some((e) => e.type === 'rejoin' && e.callSid === agent)).toBe(true);
+    expect((await two.h.engine.getQueue('support'))?.enqueued.members.map((m) => m.callSid)).toEqual([agent]);
+    expect(paramsOf(two.h, '/enq-after')).toEqual([]);
+
+    const second = one.h.engine.incomingCall('+17770000002', CUSTOMER_NUMBER).sid;
+    for (let i = 0; i < 3; i++) await c.tick(1);
+    expect(
+      queueEvents(two.h)
+        .filter((e) => e.type === 'bridge')
+        .map((e) => 'partnerCallSid' in e && e.partnerCallSid),
+    ).toEqual([first, second]);
+    // A live redirect of the customer takes it out of the bridge: the agent rejoins again.
+    one.h.engine.modifyCall(second, { Url: `${BASE}/moved` });
+    for (let i = 0; i < 3; i++) await c.tick(1);
+    expect(one.h.verbs(second)).toEqual(['Dial', 'Say']);
+    expect(
+      queueEvents(two.h)
+        .filter((e) => e.type === 'bridge-end')
+        .map((e) => 'endedBy' in e && e.endedBy),
+    ).toEqual(['time-limit', 'dialer']);
+    expect(queueEvents(two.h).filter((e) => e.type === 'rejoin')).toHaveLength(2);
+    expect(two.h.engine.getCall(agent)?.status).toBe('in-progress');
+    two.h.engine.hangupParty(agent);
+    await c.tick(1);
+    expect(paramsOf(two.h, '/enq-after')).toEqual([
+      expect.objectContaining({ CallSid: agent, QueueResult: 'hangup' }),
+    ]);
+  });
+
+  it('ends a bridge whose other node died: the local leg sees its partner leave', async () => {
+    const c = await customerAndAgentNodes();
+    const [one, two] = c.nodes;
+    const agent = two.h.engine.incomingCall('+16660000001', AGENT_NUMBER).sid;
+    await c.tick(1);
+    const customer = one.h.engine.incomingCall('+17770000001', CUSTOMER_NUMBER).sid;
+    for (let i = 0; i < 10; i++) await c.tick(1);
+    expect(queueEvents(one.h).filter((e) => e.type === 'bridge')).toHaveLength(1);
+    // Node 2 stops answering; the survivors learn it is dead.
+    await two.peers.close();
+    one.peers.endBridgesWith(two.id);
+    await c.tick(1);
+    expect(queueEvents(one.h).filter((e) => e.type === 'bridge-end')).toEqual([
+      expect.objectContaining({ endedBy: 'dialer', bridged: true }),
+    ]);
+    // Enqueue's rejoin rule with no one else waiting and rejoin off: the customer is dropped.
+    expect(paramsOf(one.h, '/enq-after')).toEqual([
+      expect.objectContaining({ CallSid: customer, QueueResult: 'bridged' }),
+    ]);
+    expect(one.h.engine.getCall(customer)?.status).toBe('completed');
+    expect(two.h.engine.getCall(agent)?.status).toBe('in-progress');
+  });
 });
