@@ -10,6 +10,7 @@ import { ApiError, badParameter, errorResponse } from '../http/errors.js';
 import { type ConsoleAssets, defaultAssetsDir, loadAssets } from './assets.js';
 import { type ConsoleDeps, checkOrigin, consolePath, SESSION_COOKIE, sessionOf } from './context.js';
 import type { ConsoleFeed } from './feed.js';
+import { createLoginLimit, type LoginLimitOptions, LoginRefused } from './login-limit.js';
 import { registerConsoleProxy } from './proxy.js';
 import { createSessionStore, type SessionOptions } from './sessions.js';
 import { registerConsoleStream } from './stream.js';
@@ -22,6 +23,8 @@ export interface ConsoleOptions {
   assetsDir?: string;
   /** Session expiry and limits. */
   sessions?: SessionOptions;
+  /** Failed logins allowed per account sid (default 10 a minute; the sessions' clock). */
+  logins?: LoginLimitOptions;
 }
 
 /** Headers of the console's page: nothing from elsewhere, never framed, no referrer. */
@@ -80,7 +83,8 @@ function registerPage(app: Hono, deps: ConsoleDeps, assets: ConsoleAssets | unde
   });
 }
 
-function registerSessionRoutes(app: Hono, deps: ConsoleDeps): void {
+function registerSessionRoutes(app: Hono, deps: ConsoleDeps, limits: LoginLimitOptions): void {
+  const logins = createLoginLimit(limits);
   const api = `${consolePath(deps)}/api`;
   const cookie = {
     path: consolePath(deps),
@@ -100,7 +104,17 @@ function registerSessionRoutes(app: Hono, deps: ConsoleDeps): void {
     if (new URL(c.req.url).search !== '')
       throw badParameter('query', 'credentials go in the body, not the URL');
     const { accountSid, authToken } = await loginFields(c);
-    await authenticate(deps.accounts, accountSid, authToken);
+    try {
+      logins.check(accountSid);
+      await authenticate(deps.accounts, accountSid, authToken);
+    } catch (err) {
+      if (err instanceof LoginRefused) {
+        return errorResponse(c, err, { 'Retry-After': String(err.retryAfterSeconds) });
+      }
+      if (err instanceof ApiError && err.status === 401) logins.failed(accountSid);
+      throw err;
+    }
+    logins.succeeded(accountSid);
     const { id, session } = deps.sessions.create(accountSid, authToken);
     setCookie(c, SESSION_COOKIE, id, cookie);
     return c.json(sessionJson(session));
@@ -132,7 +146,7 @@ export function mountConsole(
     origin: base.full ? new URL(base.full).origin : undefined,
   };
   registerPage(app, deps, loadAssets(options.assetsDir ?? defaultAssetsDir()));
-  registerSessionRoutes(app, deps);
+  registerSessionRoutes(app, deps, { now: options.sessions?.now, ...options.logins });
   registerConsoleStream(app, deps);
   registerConsoleProxy(app, deps);
   app.all(`${consolePath(deps)}/api/*`, (c) =>

@@ -179,4 +179,20 @@ describe('console login and sessions', () => {
     ).toBe(401);
     expect((await get('/console/api/session', other)).status).toBe(401);
   });
+
+  it('refuses logins for an account sid after ten failures within a minute, until the minute ends', async () => {
+    const attempt = (token: string) =>
+      fetch(`${s.url}/console/api/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ accountSid: ACCOUNT, authToken: token }),
+      });
+    for (let i = 0; i < 10; i++) expect((await attempt(`guess-${i}`)).status).toBe(401);
+    const refused = await attempt(TOKEN);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('Retry-After')).toBe('60');
+    expect(((await refused.json()) as { code: number }).code).toBe(20429);
+    clock += 60_000;
+    expect((await attempt(TOKEN)).status).toBe(200);
+  });
 });
