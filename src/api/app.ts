@@ -26,6 +26,7 @@ import { createListCache } from './http/list-cache.js';
 import { noStore } from './http/no-store.js';
 import { createRateLimiter, limitRequests, type RateLimitOptions } from './http/rate-limit.js';
 import { refuseWritesWhileStoreDown, storeUnavailable } from './http/store-unavailable.js';
+import { mountOpenApi } from './openapi/index.js';
 import { isClientAbort, mountOps, type OpsOptions, readinessOf } from './ops/index.js';
 import { registerAccounts } from './platform/accounts.js';
 import { registerApplications } from './platform/applications.js';
@@ -245,6 +246,7 @@ export function createApp(options: AppOptions): Hono {
   platform.onError(handle);
   sim.onError(handle);
   designer.app.onError(handle);
+  mountOpenApi(app, base.path, () => base.full || undefined);
   const allowed = methodsAllowed(app);
   app.notFound((c) => {
     const enterprise = enterpriseNotFound(c, base.path);

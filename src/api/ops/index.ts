@@ -6,8 +6,10 @@
 
 import type { Context, Hono } from 'hono';
 import type { StoreWrites } from '../../store/ports.js';
+import { declareRoute } from '../openapi/declare.js';
 import type { Logger } from './log.js';
 import type { PlatformMetrics } from './metrics.js';
+import { getHealth, getMetrics, getReadiness } from './operations.js';
 import { createReadiness, type Readiness } from './readiness.js';
 
 export {
@@ -83,8 +85,8 @@ export function mountOps(app: Hono, basePath: string, readiness: Readiness, metr
       metrics.httpRequest(c.req.method, route === unmatched ? 'unmatched' : route, c.res.status);
     });
   }
-  app.get(`${basePath}/health`, (c) => c.json({ status: 'ok' }, 200, NO_STORE));
-  app.get(`${basePath}/ready`, async (c) => {
+  app.get(`${basePath}/health`, declareRoute(getHealth), (c) => c.json({ status: 'ok' }, 200, NO_STORE));
+  app.get(`${basePath}/ready`, declareRoute(getReadiness), async (c) => {
     const report = await readiness.run();
     const checks = Object.fromEntries(
       report.checks.map((r) => [
@@ -97,7 +99,7 @@ export function mountOps(app: Hono, basePath: string, readiness: Readiness, metr
     return c.json({ status: 'unavailable', failing, checks }, 503, NO_STORE);
   });
   if (metrics) {
-    app.get(`${basePath}/metrics`, async (c) => {
+    app.get(`${basePath}/metrics`, declareRoute(getMetrics), async (c) => {
       const { body, contentType } = await metrics.scrape();
       return c.body(body, 200, { 'Content-Type': contentType, ...NO_STORE });
     });

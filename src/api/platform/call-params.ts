@@ -29,7 +29,8 @@ const destination = z
     'expected a phone number, sip:<user>@<host> or client:<name>',
   );
 
-const createSchema = z.object({
+/** Form fields of `POST .../Calls` (also the declared request body). */
+export const createCallSchema = z.object({
   From: z.string({ error: 'is required' }).min(1, 'is required'),
   To: z.string({ error: 'is required' }).pipe(destination),
   Url: z.string({ error: 'is required' }).pipe(url),
@@ -51,7 +52,8 @@ const createSchema = z.object({
     .default(60),
 });
 
-const modifySchema = z.object({
+/** Form fields of `POST .../Calls/{CallSid}` (also the declared request body). */
+export const modifyCallSchema = z.object({
   Url: url.optional(),
   Method: method.default('POST'),
   Status: z.enum(['canceled', 'completed'], { error: 'expected canceled or completed' }).optional(),
@@ -78,7 +80,7 @@ function parseOrThrow<S extends z.ZodType>(schema: S, fields: Record<string, str
 
 /** Validates `POST .../Calls`. */
 export function parseCreateCall(fields: Record<string, string>): CreateCallRequest {
-  const p = parseOrThrow(createSchema, fields);
+  const p = parseOrThrow(createCallSchema, fields);
   const sipHeaders: Record<string, string> = {};
   let to = p.To;
   const q = to.startsWith('sip:') ? to.indexOf('?') : -1;
@@ -105,7 +107,7 @@ export function parseCreateCall(fields: Record<string, string>): CreateCallReque
 
 /** Validates `POST .../Calls/{CallSid}`. */
 export function parseModifyCall(fields: Record<string, string>): ModifyCallRequest {
-  const p = parseOrThrow(modifySchema, fields);
+  const p = parseOrThrow(modifyCallSchema, fields);
   if (p.Url === undefined && p.Status === undefined && p.Mute === undefined) {
     throw new ApiError(400, 'invalid-parameter', 'one of Url, Status or Mute is required', 'Url');
   }
@@ -122,7 +124,10 @@ export function parseModifyCall(fields: Record<string, string>): ModifyCallReque
   };
 }
 
+/** Form fields of muting a conference participant. */
+export const muteSchema = z.object({ Mute: boolText });
+
 /** Validates the `Mute` field of a conference participant. */
 export function parseMute(fields: Record<string, string>): boolean {
-  return parseOrThrow(z.object({ Mute: boolText }), fields).Mute;
+  return parseOrThrow(muteSchema, fields).Mute;
 }

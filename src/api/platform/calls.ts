@@ -1,8 +1,7 @@
 import type { Context, Hono } from 'hono';
 import type { CallStatus } from '../../engine/records.js';
-import type { CallSortKey } from '../../store/types.js';
 import { timeBounds } from '../http/dates.js';
-import { badParameter, notFound } from '../http/errors.js';
+import { notFound } from '../http/errors.js';
 import {
   type Format,
   jsonListText,
@@ -13,7 +12,8 @@ import {
   splitFormat,
 } from '../http/format.js';
 import { pageDocument, parsePaging, windowOf } from '../http/paging.js';
-import { parseSortBy, queryOf, readFields } from '../http/params.js';
+import { parseSortBy, readFields } from '../http/params.js';
+import { declaredQuery, declareRoute } from '../openapi/declare.js';
 import { parseCreateCall, parseModifyCall } from './call-params.js';
 import {
   accountOf,
@@ -23,27 +23,8 @@ import {
   type PlatformEnv,
   withFormats,
 } from './context.js';
+import * as ops from './operations.js';
 import { callJson, callRep } from './representations.js';
-
-const STATUSES: readonly CallStatus[] = [
-  'queued',
-  'ringing',
-  'in-progress',
-  'canceled',
-  'completed',
-  'failed',
-  'busy',
-  'no-answer',
-];
-
-const SORT_ATTRIBUTES: Record<string, CallSortKey> = {
-  DateCreated: 'dateCreated',
-  From: 'from',
-  To: 'to',
-  Direction: 'direction',
-  Status: 'status',
-  Duration: 'duration',
-};
 
 const CALL_LIST = { json: 'calls', xmlList: 'Calls', xmlItem: 'Call' };
 const utf8 = new TextEncoder();
@@ -53,12 +34,9 @@ export function registerCalls(app: Hono<PlatformEnv>, deps: PlatformDeps): void 
   const { store } = deps;
 
   const renderCallList = async (c: Context<PlatformEnv>, accountSid: string): Promise<RenderedBody> => {
-    const query = queryOf(c);
+    const query = declaredQuery(c, ops.listCalls);
     const paging = parsePaging(query);
     const status = query.Status;
-    if (status !== undefined && !STATUSES.includes(status as CallStatus)) {
-      throw badParameter('Status', `expected one of ${STATUSES.join(', ')}, got ${JSON.stringify(status)}`);
-    }
     const bounds = timeBounds(query);
     const page = await store.calls.list({
       accountSid,
@@ -68,7 +46,7 @@ export function registerCalls(app: Hono<PlatformEnv>, deps: PlatformDeps): void 
       parentCallSid: query.ParentCallSid,
       startedFrom: bounds.from,
       endedTo: bounds.to,
-      sort: parseSortBy(query.SortBy, SORT_ATTRIBUTES),
+      sort: parseSortBy(query.SortBy, ops.CALL_SORT),
       // The envelope caps the total at Limit: no need to count further.
       countLimit: paging.limit,
       ...windowOf(paging),
@@ -81,7 +59,7 @@ export function registerCalls(app: Hono<PlatformEnv>, deps: PlatformDeps): void 
     return listBody('xml', pageDocument({ ...common, rep: callRep }));
   };
 
-  app.on('GET', withFormats('/Accounts/:accountSid/Calls'), async (c) => {
+  app.on('GET', withFormats('/Accounts/:accountSid/Calls'), declareRoute(ops.listCalls), async (c) => {
     const accountSid = accountOf(c);
     const version = await store.calls.version?.(accountSid);
     // The page depends on the path (format, links) and the query as sent, nothing else.
@@ -97,14 +75,14 @@ export function registerCalls(app: Hono<PlatformEnv>, deps: PlatformDeps): void 
     return sendBody(c, kept);
   });
 
-  app.on('POST', withFormats('/Accounts/:accountSid/Calls'), async (c) => {
+  app.on('POST', withFormats('/Accounts/:accountSid/Calls'), declareRoute(ops.createCall), async (c) => {
     const accountSid = accountOf(c);
     const params = parseCreateCall(await readFields(c));
     const call = await controlOf(deps).createCall(accountSid, params);
     return renderOne(c, formatOfPath(c.req.path), 'Call', callRep(call));
   });
 
-  app.get('/Accounts/:accountSid/Calls/:file', async (c) => {
+  app.get('/Accounts/:accountSid/Calls/:file', declareRoute(ops.getCall), async (c) => {
     const accountSid = accountOf(c);
     const { id, format } = splitFormat(c.req.param('file'), 'xml');
     const call = await store.calls.get(accountSid, id);
@@ -120,6 +98,6 @@ export function registerCalls(app: Hono<PlatformEnv>, deps: PlatformDeps): void 
     const call = await controlOf(deps).modifyCall(accountSid, id, params);
     return renderOne(c, fixed ?? format, 'Call', callRep(call));
   };
-  app.post('/Accounts/:accountSid/Calls/:file', modify());
-  app.post('/Accounts/:accountSid/Calls.json/:file', modify('json'));
+  app.post('/Accounts/:accountSid/Calls/:file', declareRoute(ops.updateCall), modify());
+  app.post('/Accounts/:accountSid/Calls.json/:file', declareRoute(ops.updateCallByJsonPath), modify('json'));
 }

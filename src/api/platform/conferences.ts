@@ -2,10 +2,11 @@ import type { Context, Hono } from 'hono';
 import type { ConferenceInfo, ParticipantInfo } from '../../engine/conferences.js';
 import { API_VERSION } from '../../engine/records.js';
 import { rfc2822 } from '../http/dates.js';
-import { ApiError, badParameter, notFound } from '../http/errors.js';
+import { ApiError, notFound } from '../http/errors.js';
 import { type Format, type Representation, renderList, renderOne, splitFormat } from '../http/format.js';
 import { listDocument, parsePaging } from '../http/paging.js';
-import { queryOf, readFields } from '../http/params.js';
+import { readFields } from '../http/params.js';
+import { declaredQuery, declareRoute } from '../openapi/declare.js';
 import { parseMute } from './call-params.js';
 import {
   accountOf,
@@ -15,9 +16,9 @@ import {
   type PlatformEnv,
   withFormats,
 } from './context.js';
+import * as ops from './operations.js';
 import { callRep } from './representations.js';
 
-const STATUSES = ['init', 'in-progress', 'completed'] as const;
 const CONFERENCE_LIST = { json: 'conferences', xmlList: 'Conferences', xmlItem: 'Conference' };
 const PARTICIPANT_LIST = { json: 'participants', xmlList: 'Participants', xmlItem: 'Participant' };
 
@@ -54,13 +55,6 @@ export function participantRep(room: ConferenceInfo, p: ParticipantInfo): Repres
   ];
 }
 
-/** `true`/`false` filter; 400 naming it otherwise. */
-function boolFilter(name: string, raw: string | undefined): boolean | undefined {
-  if (raw === undefined) return undefined;
-  if (raw === 'true' || raw === 'false') return raw === 'true';
-  throw badParameter(name, `expected true or false, got ${JSON.stringify(raw)}`);
-}
-
 /** One page of an in-memory list, with the envelope of the platform's lists. */
 function pageOf<T>(
   c: Context<PlatformEnv>,
@@ -68,8 +62,8 @@ function pageOf<T>(
   sidOf: (item: T) => string,
   rep: (item: T) => Representation,
   names: typeof CONFERENCE_LIST,
+  query: Record<string, string>,
 ): Response {
-  const query = queryOf(c);
   const paging = parsePaging(query);
   const after = paging.afterSid === undefined ? -1 : all.findIndex((item) => sidOf(item) === paging.afterSid);
   const offset = after >= 0 ? after + 1 : paging.page * paging.pageSize;
@@ -107,44 +101,53 @@ export function registerConferences(app: Hono<PlatformEnv>, deps: PlatformDeps):
     return room;
   };
 
-  app.on('GET', withFormats('/Accounts/:accountSid/Conferences'), async (c) => {
-    const accountSid = accountOf(c);
-    const query = queryOf(c);
-    const status = query.Status;
-    if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) {
-      throw badParameter('Status', `expected one of ${STATUSES.join(', ')}, got ${JSON.stringify(status)}`);
-    }
-    const rooms = (await roomsOf(accountSid)).filter(
-      (r) =>
-        (query.FriendlyName === undefined || r.friendlyName === query.FriendlyName) &&
-        (status === undefined || r.status === status),
-    );
-    return pageOf(c, rooms, (r) => r.sid, conferenceRep, CONFERENCE_LIST);
-  });
+  app.on(
+    'GET',
+    withFormats('/Accounts/:accountSid/Conferences'),
+    declareRoute(ops.listConferences),
+    async (c) => {
+      const accountSid = accountOf(c);
+      const query = declaredQuery(c, ops.listConferences);
+      const status = query.Status;
+      const rooms = (await roomsOf(accountSid)).filter(
+        (r) =>
+          (query.FriendlyName === undefined || r.friendlyName === query.FriendlyName) &&
+          (status === undefined || r.status === status),
+      );
+      return pageOf(c, rooms, (r) => r.sid, conferenceRep, CONFERENCE_LIST, query);
+    },
+  );
 
-  app.get('/Accounts/:accountSid/Conferences/:file', async (c) => {
+  app.get('/Accounts/:accountSid/Conferences/:file', declareRoute(ops.getConference), async (c) => {
     const accountSid = accountOf(c);
     const { id, format } = splitFormat(c.req.param('file'), 'xml');
     return renderOne(c, format, 'Conference', conferenceRep(await roomOf(accountSid, id)));
   });
 
-  app.on('GET', withFormats('/Accounts/:accountSid/Conferences/:conferenceSid/Participants'), async (c) => {
-    const accountSid = accountOf(c);
-    const room = await roomOf(accountSid, c.req.param('conferenceSid') ?? '');
-    const query = queryOf(c);
-    const muted = boolFilter('Muted', query.Muted);
-    const hold = boolFilter('Hold', query.Hold);
-    const participants = room.participants.filter(
-      (p) => (muted === undefined || p.muted === muted) && (hold === undefined || p.hold === hold),
-    );
-    return pageOf(
-      c,
-      participants,
-      (p) => p.callSid,
-      (p) => participantRep(room, p),
-      PARTICIPANT_LIST,
-    );
-  });
+  const participants = declareRoute(ops.listParticipants);
+  app.on(
+    'GET',
+    withFormats('/Accounts/:accountSid/Conferences/:conferenceSid/Participants'),
+    participants,
+    async (c) => {
+      const accountSid = accountOf(c);
+      const room = await roomOf(accountSid, c.req.param('conferenceSid') ?? '');
+      const query = declaredQuery(c, ops.listParticipants);
+      const muted = ops.parseBool('Muted', query.Muted);
+      const hold = ops.parseBool('Hold', query.Hold);
+      const participants = room.participants.filter(
+        (p) => (muted === undefined || p.muted === muted) && (hold === undefined || p.hold === hold),
+      );
+      return pageOf(
+        c,
+        participants,
+        (p) => p.callSid,
+        (p) => participantRep(room, p),
+        PARTICIPANT_LIST,
+        query,
+      );
+    },
+  );
 
   const participant = async (c: Context<PlatformEnv>, fallback: Format) => {
     const accountSid = accountOf(c);
@@ -155,19 +158,27 @@ export function registerConferences(app: Hono<PlatformEnv>, deps: PlatformDeps):
     return { room, format, p };
   };
 
-  app.get('/Accounts/:accountSid/Conferences/:conferenceSid/Participants/:file', async (c) => {
-    const { room, format, p } = await participant(c, 'xml');
-    return renderOne(c, format, 'Participant', participantRep(room, p));
-  });
+  app.get(
+    '/Accounts/:accountSid/Conferences/:conferenceSid/Participants/:file',
+    declareRoute(ops.getParticipant),
+    async (c) => {
+      const { room, format, p } = await participant(c, 'xml');
+      return renderOne(c, format, 'Participant', participantRep(room, p));
+    },
+  );
 
   /** The platform's mute: answers the participant's call, as before the Participants resource existed. */
-  app.post('/Accounts/:accountSid/Conferences/:conferenceSid/Participants/:file', async (c) => {
-    const accountSid = accountOf(c);
-    const { id, format } = splitFormat(c.req.param('file'), 'json');
-    if (!(await deps.store.calls.get(accountSid, id))) throw notFound('Call', id);
-    const mute = parseMute(await readFields(c));
-    const room = c.req.param('conferenceSid') ?? '';
-    const call = await controlOf(deps).muteParticipant(accountSid, room, id, mute);
-    return renderOne(c, format, 'Call', callRep(call));
-  });
+  app.post(
+    '/Accounts/:accountSid/Conferences/:conferenceSid/Participants/:file',
+    declareRoute(ops.updateParticipant),
+    async (c) => {
+      const accountSid = accountOf(c);
+      const { id, format } = splitFormat(c.req.param('file'), 'json');
+      if (!(await deps.store.calls.get(accountSid, id))) throw notFound('Call', id);
+      const mute = parseMute(await readFields(c));
+      const room = c.req.param('conferenceSid') ?? '';
+      const call = await controlOf(deps).muteParticipant(accountSid, room, id, mute);
+      return renderOne(c, format, 'Call', callRep(call));
+    },
+  );
 }

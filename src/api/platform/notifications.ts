@@ -1,20 +1,14 @@
 import type { Context, Hono } from 'hono';
 import { parseDateFilter } from '../http/dates.js';
-import { badParameter, notFound } from '../http/errors.js';
+import { notFound } from '../http/errors.js';
 import { type Format, renderList, renderOne, splitFormat } from '../http/format.js';
 import { pageDocument, parsePaging, windowOf } from '../http/paging.js';
-import { queryOf } from '../http/params.js';
+import { declaredQuery, declareRoute } from '../openapi/declare.js';
 import { accountOf, formatOfPath, type PlatformDeps, type PlatformEnv, withFormats } from './context.js';
+import * as ops from './operations.js';
 import { notificationRep } from './representations.js';
 
 const NOTIFICATION_LIST = { json: 'notifications', xmlList: 'Notifications', xmlItem: 'Notification' };
-
-/** `Log` filter: `0` (errors) or `1` (warnings); 400 naming it otherwise. */
-function logFilter(raw: string | undefined): 0 | 1 | undefined {
-  if (raw === undefined) return undefined;
-  if (raw === '0' || raw === '1') return raw === '0' ? 0 : 1;
-  throw badParameter('Log', `expected 0 (error) or 1 (warning), got ${JSON.stringify(raw)}`);
-}
 
 /** Notifications: the account's list, the call-scoped list (a call's `notifications` link), get. */
 export function registerNotifications(app: Hono<PlatformEnv>, deps: PlatformDeps): void {
@@ -26,9 +20,9 @@ export function registerNotifications(app: Hono<PlatformEnv>, deps: PlatformDeps
     callSid: string | undefined,
     format: Format,
   ) => {
-    const query = queryOf(c);
+    const query = declaredQuery(c, callSid === undefined ? ops.listNotifications : ops.listCallNotifications);
     const paging = parsePaging(query);
-    const log = logFilter(query.Log);
+    const log = ops.parseLog(query.Log);
     // A single value: a date keeps its whole day, a date-time its whole second.
     const date =
       query.MessageDate === undefined ? undefined : parseDateFilter('MessageDate', query.MessageDate);
@@ -52,18 +46,27 @@ export function registerNotifications(app: Hono<PlatformEnv>, deps: PlatformDeps
     return renderList(c, format, doc);
   };
 
-  app.on('GET', withFormats('/Accounts/:accountSid/Notifications'), (c) =>
-    list(c, accountOf(c), undefined, formatOfPath(c.req.path)),
+  app.on(
+    'GET',
+    withFormats('/Accounts/:accountSid/Notifications'),
+    declareRoute(ops.listNotifications),
+    (c) => list(c, accountOf(c), undefined, formatOfPath(c.req.path)),
   );
 
-  app.on('GET', withFormats('/Accounts/:accountSid/Calls/:callSid/Notifications'), async (c) => {
-    const accountSid = accountOf(c);
-    const callSid = c.req.param('callSid') ?? '';
-    if (!(await store.calls.get(accountSid, callSid))) throw notFound('Call', callSid);
-    return list(c, accountSid, callSid, formatOfPath(c.req.path));
-  });
+  const callNotifications = declareRoute(ops.listCallNotifications);
+  app.on(
+    'GET',
+    withFormats('/Accounts/:accountSid/Calls/:callSid/Notifications'),
+    callNotifications,
+    async (c) => {
+      const accountSid = accountOf(c);
+      const callSid = c.req.param('callSid') ?? '';
+      if (!(await store.calls.get(accountSid, callSid))) throw notFound('Call', callSid);
+      return list(c, accountSid, callSid, formatOfPath(c.req.path));
+    },
+  );
 
-  app.get('/Accounts/:accountSid/Notifications/:file', async (c) => {
+  app.get('/Accounts/:accountSid/Notifications/:file', declareRoute(ops.getNotification), async (c) => {
     const accountSid = accountOf(c);
     const { id, format } = splitFormat(c.req.param('file'), 'xml');
     const notification = await store.notifications.get(accountSid, id);

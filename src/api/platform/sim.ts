@@ -1,26 +1,12 @@
 import type { Context, Hono } from 'hono';
-import { z } from 'zod';
 import { ApiError, badParameter, notFound } from '../http/errors.js';
 import { toJson } from '../http/format.js';
 import { readFieldLists, readFields } from '../http/params.js';
+import { declareRoute } from '../openapi/declare.js';
 import type { PartyBehaviour, SimControl } from './call-control.js';
 import { controlOf, type PlatformDeps, type PlatformEnv } from './context.js';
 import { callRep } from './representations.js';
-
-const seconds = z.number({ error: 'expected a number of seconds' }).min(0, 'must be >= 0');
-
-const partySchema = z.strictObject({
-  address: z.string({ error: 'is required' }).min(1, 'is required'),
-  outcome: z
-    .enum(['answer', 'busy', 'no-answer', 'fail'], { error: 'expected answer, busy, no-answer or fail' })
-    .optional(),
-  answerAfter: seconds.optional(),
-  hangupAfter: seconds.optional(),
-  digits: z
-    .array(z.strictObject({ at: seconds, keys: z.string().regex(/^[0-9*#wW]+$/, 'expected keys 0-9, *, #') }))
-    .optional(),
-  speech: z.array(z.strictObject({ at: seconds, text: z.string().min(1, 'is required') })).optional(),
-});
+import * as ops from './sim-operations.js';
 
 function simOf(deps: PlatformDeps): SimControl {
   const sim = controlOf(deps).sim;
@@ -53,7 +39,7 @@ export function registerSim(app: Hono<PlatformEnv>, deps: PlatformDeps): void {
     return callSid;
   };
 
-  app.post('/Calls', async (c) => {
+  app.post('/Calls', declareRoute(ops.createSimCall), async (c) => {
     const lists = await readFieldLists(c);
     const fields = Object.fromEntries(Object.entries(lists).map(([k, v]) => [k, v.join(' ')]));
     // `SipHeader_<name>` fields are the invitation's SIP headers; a repeated one keeps every
@@ -72,7 +58,7 @@ export function registerSim(app: Hono<PlatformEnv>, deps: PlatformDeps): void {
     return c.json(toJson(callRep(call)));
   });
 
-  app.post('/Numbers', async (c) => {
+  app.post('/Numbers', declareRoute(ops.setSimNumber), async (c) => {
     const fields = await readFields(c);
     const number = required(fields, 'Number');
     if (!/^(\+?[0-9*#]+|client:\S+|sip:\S+@\S+)$/.test(number)) {
@@ -100,8 +86,8 @@ export function registerSim(app: Hono<PlatformEnv>, deps: PlatformDeps): void {
     return c.json({ number, voice_url: voiceUrl, voice_method: method ?? 'POST' });
   });
 
-  app.post('/Parties', async (c) => {
-    const parsed = partySchema.safeParse(await readJsonObject(c));
+  app.post('/Parties', declareRoute(ops.setSimParty), async (c) => {
+    const parsed = ops.partySchema.safeParse(await readJsonObject(c));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw badParameter(issue.path.join('.') || 'body', issue.message);
@@ -111,7 +97,7 @@ export function registerSim(app: Hono<PlatformEnv>, deps: PlatformDeps): void {
     return c.json({ address, ...behaviour });
   });
 
-  app.post('/Calls/:callSid/Digits', async (c) => {
+  app.post('/Calls/:callSid/Digits', declareRoute(ops.sendSimDigits), async (c) => {
     const callSid = await liveCall(c);
     const digits = required(await readFields(c), 'Digits');
     if (!/^[0-9*#wW]+$/.test(digits))
@@ -120,14 +106,14 @@ export function registerSim(app: Hono<PlatformEnv>, deps: PlatformDeps): void {
     return c.json({ call_sid: callSid, digits });
   });
 
-  app.post('/Calls/:callSid/Speech', async (c) => {
+  app.post('/Calls/:callSid/Speech', declareRoute(ops.sendSimSpeech), async (c) => {
     const callSid = await liveCall(c);
     const text = required(await readFields(c), 'Text');
     await simOf(deps).sendSpeech(c.get('account').sid, callSid, text);
     return c.json({ call_sid: callSid, text });
   });
 
-  app.post('/Advance', async (c) => {
+  app.post('/Advance', declareRoute(ops.advanceSimClock), async (c) => {
     const raw = required(await readFields(c), 'Seconds');
     if (!/^\d+(\.\d+)?$/.test(raw))
       throw badParameter('Seconds', `expected a non-negative number, got ${JSON.stringify(raw)}`);
