@@ -7,10 +7,13 @@ import { createMemoryDesignerStore } from '../store/designer/memory.js';
 import type { Store } from '../store/ports.js';
 import type { SidFactory } from '../store/sid.js';
 import { StoreUnavailableError } from '../store/write-queue.js';
+import { autoAttendantOpenApi } from './autoattendant/openapi.js';
 import { createCallQueueRoutes } from './callqueue/index.js';
+import { callQueueOpenApi } from './callqueue/openapi.js';
 import type { CallQueueRouting } from './callqueue/routing.js';
 import { type ConsoleOptions, mountConsole } from './console/routes.js';
 import { SERVICE_PATH } from './designer/context.js';
+import { designerOpenApi } from './designer/openapi.js';
 import { createDesignerService, type DesignerService, designerError } from './designer/service.js';
 import {
   type EnterpriseAreaOptions,
@@ -18,6 +21,7 @@ import {
   isAnnouncementUpload,
   mountEnterpriseAreas,
 } from './enterprise/mount.js';
+import { enterprisesOpenApi } from './enterprise/openapi.js';
 import { methodsAllowed } from './http/allow.js';
 import { basicAuth } from './http/auth.js';
 import { limitBodyShape } from './http/body-shape.js';
@@ -26,7 +30,7 @@ import { createListCache } from './http/list-cache.js';
 import { noStore } from './http/no-store.js';
 import { createRateLimiter, limitRequests, type RateLimitOptions } from './http/rate-limit.js';
 import { refuseWritesWhileStoreDown, storeUnavailable } from './http/store-unavailable.js';
-import { mountOpenApi } from './openapi/index.js';
+import { checkCatalogueAnswers, mountOpenApi } from './openapi/index.js';
 import { isClientAbort, mountOps, type OpsOptions, readinessOf } from './ops/index.js';
 import { registerAccounts } from './platform/accounts.js';
 import { registerApplications } from './platform/applications.js';
@@ -39,6 +43,7 @@ import { registerNotifications } from './platform/notifications.js';
 import { isRecordingAudio, registerRecordings } from './platform/recordings.js';
 import { registerSim } from './platform/sim.js';
 import { TWILIO_API_VERSION, twilioDialect } from './platform/twilio-dialect.js';
+import { taskRouterOpenApi } from './taskrouter/openapi.js';
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -96,6 +101,15 @@ export interface CallQueueAppOptions {
   /** Sids of new numbers. Default random. */
   newSid?: SidFactory;
 }
+
+/** Areas whose routes are declared as a catalogue (see docs/api.md, OpenAPI document). */
+const CATALOGUED_AREAS = [
+  designerOpenApi,
+  callQueueOpenApi,
+  enterprisesOpenApi,
+  autoAttendantOpenApi,
+  taskRouterOpenApi,
+];
 
 const STATUS_OF_CONTROL_ERROR = {
   'not-found': 404,
@@ -178,6 +192,7 @@ export function createApp(options: AppOptions): Hono {
 
   const app = new Hono();
   app.use('*', noStore);
+  app.use('*', checkCatalogueAnswers(base.path, CATALOGUED_AREAS));
   if (options.rateLimit) {
     app.use('*', limitRequests(options.store.accounts, createRateLimiter(options.rateLimit)));
   }
@@ -246,7 +261,7 @@ export function createApp(options: AppOptions): Hono {
   platform.onError(handle);
   sim.onError(handle);
   designer.app.onError(handle);
-  mountOpenApi(app, base.path, () => base.full || undefined);
+  mountOpenApi(app, base.path, () => base.full || undefined, CATALOGUED_AREAS);
   const allowed = methodsAllowed(app);
   app.notFound((c) => {
     const enterprise = enterpriseNotFound(c, base.path);

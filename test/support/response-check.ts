@@ -39,6 +39,10 @@ export async function checkResponse(checked: CheckedResponse): Promise<void> {
     mismatches.push(`${where} JSON, declared ${declared.contentType}`);
     return;
   }
+  if (!declared && d.strictStatuses) {
+    mismatches.push(`${where}: status not declared`);
+    return;
+  }
   const schema = declared?.schema ?? (response.status >= 400 ? ErrorBody : undefined);
   if (!schema) {
     mismatches.push(`${where}: a JSON answer with no schema declared for ${response.status}`);

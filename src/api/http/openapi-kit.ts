@@ -3,7 +3,8 @@
  * path with `{param}`s, operationId, request and response schemas in zod), and the envelopes
  * every area shares.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { ErrorBody } from '../openapi/components.js';
 
 /** A media type and the schema of its body. */
 export interface MediaDeclaration {
@@ -64,16 +65,7 @@ export const jsonBody = (schema: z.ZodType, description?: string) => ({
  * Visual Designer and Call Queuing areas answer, and every area for authentication (401), the
  * request limit (429), body limits (413) and a store that cannot write (503).
  */
-export const platformErrorBody = z
-  .object({
-    code: z.number().int().describe('Numeric code (docs/errors.md)'),
-    message: z.string(),
-    more_info: z.string(),
-    status: z.number().int().describe('The HTTP status'),
-    parameter: z.string().optional().describe('The offending input, when there is one'),
-    kind: z.string().describe('Short name of the error, e.g. not-found'),
-  })
-  .meta({ id: 'AreaPlatformError' });
+export const platformErrorBody = ErrorBody;
 
 /** A platform error answer with the given description. */
 export const platformError = (description: string) => jsonAnswer(platformErrorBody, description);

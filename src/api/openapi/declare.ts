@@ -70,10 +70,18 @@ export interface RouteDeclaration {
   deprecated?: boolean;
 }
 
+/** What the response check needs of an operation (a {@link RouteDeclaration} has it). */
+export interface CheckedOperation {
+  operationId: string;
+  responses: Record<number, ResponseDeclaration>;
+  /** An answer with a status not in `responses` is a mismatch (else: an error body). */
+  strictStatuses?: boolean;
+}
+
 /** What a response check is told of: the operation answered and the response. */
 export interface CheckedResponse {
-  declaration: RouteDeclaration;
-  /** The suffix variant answered: `json`, `xml`, or `other` (a path without suffix answering the bare format is `json` or `xml`). */
+  declaration: CheckedOperation;
+  /** The format the path asks for (a path without suffix: the bare format of its declaration). */
   format: 'json' | 'xml';
   method: string;
   path: string;
@@ -89,6 +97,9 @@ let responseCheck: ResponseCheck | undefined;
 export function setResponseCheck(check: ResponseCheck | undefined): void {
   responseCheck = check;
 }
+
+/** The check set by {@link setResponseCheck}, if any. */
+export const currentResponseCheck = (): ResponseCheck | undefined => responseCheck;
 
 const DECLARATIONS = Symbol('rcml.openapi.declarations');
 

@@ -2,6 +2,8 @@
  * The OpenAPI 3.1 document of an app, built from the declarations its routes carry
  * (see `declare.ts`): one operation per declared route and suffix variant.
  */
+import type { AreaDeclaration } from '../http/openapi-kit.js';
+import { catalogueOperation, catalogueOperations } from './areas.js';
 import { ErrorBody } from './components.js';
 import { declarationsOf, type RouteDeclaration } from './declare.js';
 import { type JsonSchema, SchemaComponents } from './json-schema.js';
@@ -34,6 +36,8 @@ export interface DocumentOptions {
   aliases?: readonly MountAlias[];
   /** Descriptions of the tags. */
   tags?: Readonly<Record<string, string>>;
+  /** Areas declared as a catalogue instead of on their routes. */
+  areas?: readonly AreaDeclaration[];
 }
 
 /** An OpenAPI 3.1 document. */
@@ -223,6 +227,16 @@ export function openApiDocument(routes: readonly AppRoute[], options: DocumentOp
     };
     paths[op.path] ??= {};
     paths[op.path][op.method] = operation;
+  }
+  const ids = new Set(Object.values(paths).flatMap((item) => Object.values(item).map((o) => o.operationId)));
+  for (const op of catalogueOperations(options.areas ?? [])) {
+    const { method, operationId } = op.route;
+    if (paths[op.path]?.[method]) throw new Error(`${method} ${op.path} is declared twice`);
+    if (ids.has(operationId)) throw new Error(`operationId ${operationId} is used twice`);
+    ids.add(operationId);
+    for (const tag of op.route.tags) tags.add(tag);
+    paths[op.path] ??= {};
+    paths[op.path][method] = catalogueOperation(op, components);
   }
   return {
     openapi: '3.1.0',

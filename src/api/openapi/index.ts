@@ -5,13 +5,17 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { API_VERSION } from '../../engine/records.js';
+import type { AreaDeclaration } from '../http/openapi-kit.js';
 import { declareRoute } from './declare.js';
 import { type AppRoute, type MountAlias, type OpenApiDocument, openApiDocument } from './document.js';
 
+export { catalogueOperations, checkCatalogueAnswers } from './areas.js';
 export { ErrorBody, PageEnvelope, pageOf, sidParam } from './components.js';
 export {
   type BodyDeclaration,
+  type CheckedOperation,
   type CheckedResponse,
+  currentResponseCheck,
   declarationsOf,
   declaredQuery,
   declareRoute,
@@ -77,7 +81,12 @@ const DESCRIPTION =
  * Call it once every other route is in place. `serverUrl` is `{base_url}` when known; otherwise
  * the origin of the request is used.
  */
-export function mountOpenApi(app: Hono, basePath: string, serverUrl: () => string | undefined): void {
+export function mountOpenApi(
+  app: Hono,
+  basePath: string,
+  serverUrl: () => string | undefined,
+  areas: readonly AreaDeclaration[] = [],
+): void {
   let built: OpenApiDocument | undefined;
   const build = () =>
     openApiDocument(app.routes as AppRoute[], {
@@ -88,6 +97,7 @@ export function mountOpenApi(app: Hono, basePath: string, serverUrl: () => strin
       serverUrl: '/',
       aliases: PLATFORM_ALIASES,
       tags: TAGS,
+      areas,
     });
   app.get(
     `${basePath}/openapi.json`,
