@@ -68,8 +68,8 @@ export const modifyCallSchema = z.object({
     .optional(),
 });
 
-/** Turns the first zod issue into a 400 naming the parameter. */
-function parseOrThrow<S extends z.ZodType>(schema: S, fields: Record<string, string>): z.output<S> {
+/** Parses form fields with their declared schema: the first zod issue is a 400 naming the parameter. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, fields: Record<string, string>): z.output<S> {
   const result = schema.safeParse(fields);
   if (result.success) return result.data;
   const issue = result.error.issues[0];

@@ -19,6 +19,31 @@ export const partySchema = z.strictObject({
   speech: z.array(z.strictObject({ at: seconds, text: z.string().min(1, 'is required') })).optional(),
 });
 
+/** A field that must be given, not empty. */
+const required = () => z.string({ error: 'is required' }).min(1, 'is required');
+
+/** Body of `POST /sim/Calls` (`SipHeader_<name>` fields besides). */
+export const simCallFields = z.looseObject({ From: required(), To: required().describe('A routed number') });
+
+/** Body of `POST /sim/Calls/{CallSid}/Digits`. */
+export const digitsFields = z.object({
+  Digits: required()
+    .regex(/^[0-9*#wW]+$/, 'expected keys 0-9, *, # (w waits half a second)')
+    .describe('0-9, *, #; w waits half a second'),
+});
+
+/** Body of `POST /sim/Calls/{CallSid}/Speech`. */
+export const speechFields = z.object({ Text: required() });
+
+/** Body of `POST /sim/Advance`. */
+export const advanceFields = z.object({
+  Seconds: required()
+    .regex(/^\d+(\.\d+)?$/, {
+      error: (iss) => `expected a non-negative number, got ${JSON.stringify(iss.input)}`,
+    })
+    .describe('Decimal seconds'),
+});
+
 const callSid = { CallSid: z.string().describe('A live call of the account (`CA` + 32 hex digits)') };
 const ok = (schema: z.ZodType, description: string) => ({ 200: { description, schema } });
 
@@ -28,9 +53,7 @@ export const createSimCall: RouteDeclaration = {
   summary: 'Place an inbound call',
   description:
     '`SipHeader_<name>` fields are SIP headers of the invitation; a repeated one keeps every value, top-most first.',
-  body: {
-    form: z.looseObject({ From: z.string().min(1), To: z.string().min(1).describe('A routed number') }),
-  },
+  body: { form: simCallFields },
   responses: ok(Call, 'The new call'),
 };
 
@@ -80,7 +103,7 @@ export const sendSimSpeech: RouteDeclaration = {
   summary: 'The far end of a live call says a phrase',
   path: '/Calls/{CallSid}/Speech',
   params: callSid,
-  body: { form: z.object({ Text: z.string().min(1) }) },
+  body: { form: speechFields },
   responses: ok(SimSpeech, 'The phrase sent'),
 };
 

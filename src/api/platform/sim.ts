@@ -4,6 +4,7 @@ import { toJson } from '../http/format.js';
 import { readFieldLists, readFields } from '../http/params.js';
 import { declareRoute } from '../openapi/declare.js';
 import type { PartyBehaviour, SimControl } from './call-control.js';
+import { parseOrThrow } from './call-params.js';
 import { controlOf, type PlatformDeps, type PlatformEnv } from './context.js';
 import { callRep } from './representations.js';
 import * as ops from './sim-operations.js';
@@ -50,9 +51,10 @@ export function registerSim(app: Hono<PlatformEnv>, deps: PlatformDeps): void {
         headers[name.slice('SipHeader_'.length)] = values.length === 1 ? values[0] : values;
       }
     }
+    const { From: from, To: to } = parseOrThrow(ops.simCallFields, fields);
     const call = await simOf(deps).incomingCall(c.get('account').sid, {
-      from: required(fields, 'From'),
-      to: required(fields, 'To'),
+      from,
+      to,
       headers: Object.keys(headers).length > 0 ? headers : undefined,
     });
     return c.json(toJson(callRep(call)));
@@ -99,24 +101,20 @@ export function registerSim(app: Hono<PlatformEnv>, deps: PlatformDeps): void {
 
   app.post('/Calls/:callSid/Digits', declareRoute(ops.sendSimDigits), async (c) => {
     const callSid = await liveCall(c);
-    const digits = required(await readFields(c), 'Digits');
-    if (!/^[0-9*#wW]+$/.test(digits))
-      throw badParameter('Digits', 'expected keys 0-9, *, # (w waits half a second)');
+    const digits = parseOrThrow(ops.digitsFields, await readFields(c)).Digits;
     await simOf(deps).sendDigits(c.get('account').sid, callSid, digits);
     return c.json({ call_sid: callSid, digits });
   });
 
   app.post('/Calls/:callSid/Speech', declareRoute(ops.sendSimSpeech), async (c) => {
     const callSid = await liveCall(c);
-    const text = required(await readFields(c), 'Text');
+    const text = parseOrThrow(ops.speechFields, await readFields(c)).Text;
     await simOf(deps).sendSpeech(c.get('account').sid, callSid, text);
     return c.json({ call_sid: callSid, text });
   });
 
   app.post('/Advance', declareRoute(ops.advanceSimClock), async (c) => {
-    const raw = required(await readFields(c), 'Seconds');
-    if (!/^\d+(\.\d+)?$/.test(raw))
-      throw badParameter('Seconds', `expected a non-negative number, got ${JSON.stringify(raw)}`);
+    const raw = parseOrThrow(ops.advanceFields, await readFields(c)).Seconds;
     const now = await simOf(deps).advance(Math.round(Number(raw) * 1000));
     return c.json({ now: new Date(now).toISOString() });
   });
