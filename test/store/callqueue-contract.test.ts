@@ -5,9 +5,11 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryCallQueueStore } from '../../src/store/callqueue/memory.js';
 import { type CallQueueStore, PhoneNumberTakenError } from '../../src/store/callqueue/ports.js';
+import { postgresCallQueueStore } from '../../src/store/callqueue/postgres.js';
 import { openSqliteCallQueueStore } from '../../src/store/callqueue/sqlite.js';
 import { CALLQUEUE_MIGRATIONS, migrateCallQueue } from '../../src/store/callqueue/sqlite-migrations.js';
 import type { CallQueueNumberRecord } from '../../src/store/callqueue/types.js';
+import { openScratchPostgres, PG_URL } from '../support/services.js';
 import { ACCOUNT_A, ACCOUNT_B } from './fixtures.js';
 
 const cleanups: Array<() => unknown> = [];
@@ -34,7 +36,8 @@ const number = (n: number, over: Partial<CallQueueNumberRecord> = {}): CallQueue
   ...over,
 });
 
-const implementations: Array<[string, () => CallQueueStore]> = [
+// PostgreSQL joins when the run has a server (otherwise one line at start says it is skipped).
+const implementations: Array<[string, () => CallQueueStore | Promise<CallQueueStore>]> = [
   ['memory', () => createMemoryCallQueueStore()],
   [
     'sqlite',
@@ -44,11 +47,23 @@ const implementations: Array<[string, () => CallQueueStore]> = [
       return store;
     },
   ],
+  ...(PG_URL
+    ? [
+        [
+          'postgres',
+          async () => {
+            const platform = await openScratchPostgres();
+            cleanups.push(() => platform.close());
+            return postgresCallQueueStore(platform.connection);
+          },
+        ] as [string, () => Promise<CallQueueStore>],
+      ]
+    : []),
 ];
 
 describe.each(implementations)('%s Call Queuing store', (_name, make) => {
   it('puts, gets through the owning account, finds by phone number, lists in creation order', async () => {
-    const store = make();
+    const store = await make();
     await store.numbers.put(number(1));
     await store.numbers.put(number(2, { accountSid: ACCOUNT_B }));
     await store.numbers.put(number(3));
@@ -69,7 +84,7 @@ describe.each(implementations)('%s Call Queuing store', (_name, make) => {
   });
 
   it('refuses a second record for a phone number, and frees it on delete', async () => {
-    const store = make();
+    const store = await make();
     await store.numbers.put(number(1));
     await expect(store.numbers.put(number(2, { phoneNumber: number(1).phoneNumber }))).rejects.toBeInstanceOf(
       PhoneNumberTakenError,
@@ -82,7 +97,7 @@ describe.each(implementations)('%s Call Queuing store', (_name, make) => {
   });
 
   it('appends events numbered in order and lists them per number and call', async () => {
-    const store = make();
+    const store = await make();
     const base = { accountSid: ACCOUNT_A, numberSid: number(1).sid, at: 5 };
     const e1 = await store.events.append({ ...base, callSid: 'CA1', type: 'status', status: 'ringing' });
     const e2 = await store.events.append({

@@ -6,5 +6,6 @@ export {
   type CallQueueStore,
   PhoneNumberTakenError,
 } from './ports.js';
+export { postgresCallQueueStore } from './postgres.js';
 export { openSqliteCallQueueStore, type SqliteCallQueueStoreOptions } from './sqlite.js';
 export type * from './types.js';

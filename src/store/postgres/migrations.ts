@@ -1,22 +1,38 @@
 import type pg from 'pg';
 import { upgradeAccountRecord } from '../credentials.js';
 
-/**
- * Schema changes in order. A database records the versions it has applied in
- * `rcml_migrations`; opening it applies the rest, each in its own transaction, under an advisory
- * lock so nodes starting together migrate once. Never edit a released step: add one.
- *
- * Each table keeps the columns it filters and sorts on, plus the whole record as JSON text.
- * Text columns sort with the "C" collation (code point order), like the memory and SQLite
- * stores; times are milliseconds since the epoch (bigint).
- */
-export const PG_MIGRATIONS: ReadonlyArray<{
+/** One released schema step. Never edit a released step: add one. */
+export interface PgMigrationStep {
   version: number;
   name: string;
   sql: string;
   /** A step SQL alone cannot do, run after `sql` in the same transaction. */
   run?: (client: pg.ClientBase) => Promise<void>;
-}> = [
+}
+
+/**
+ * The steps of one group of tables, recorded in a version table of their own (as in SQLite:
+ * the platform's records, the designer's, Call Queuing's and the enterprise areas' evolve
+ * without renumbering each other).
+ */
+export interface PgMigrationSet {
+  /** Version table, e.g. `rcml_migrations`. */
+  table: string;
+  /** What the tables are, for errors (`database`, `designer`...). */
+  what: string;
+  steps: ReadonlyArray<PgMigrationStep>;
+}
+
+/**
+ * Schema changes of the platform's records in order. A database records the versions it has
+ * applied in `rcml_migrations`; opening it applies the rest (see {@link migratePostgres}) under
+ * an advisory lock so nodes starting together migrate once.
+ *
+ * Each table keeps the columns it filters and sorts on, plus the whole record as JSON text.
+ * Text columns sort with the "C" collation (code point order), like the memory and SQLite
+ * stores; times are milliseconds since the epoch (bigint).
+ */
+export const PG_MIGRATIONS: ReadonlyArray<PgMigrationStep> = [
   {
     version: 1,
     name: 'initial schema',
@@ -93,48 +109,68 @@ export const PG_MIGRATIONS: ReadonlyArray<{
   },
 ];
 
+/** The platform's records. */
+export const PLATFORM_MIGRATIONS: PgMigrationSet = {
+  table: 'rcml_migrations',
+  what: 'database',
+  steps: PG_MIGRATIONS,
+};
+
 /** Arbitrary key of the advisory lock held while migrating. */
 const MIGRATION_LOCK = 7_263_417_001;
 
+/** Applies the steps of `set` the database has not seen yet (inside the caller's transaction). */
+async function applySet(client: pg.ClientBase, set: PgMigrationSet): Promise<number[]> {
+  await client.query(`CREATE TABLE IF NOT EXISTS ${set.table} (
+    version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)`);
+  const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${set.table}`);
+  const done = new Set(rows.map((r) => r.version));
+  const latest = Math.max(...set.steps.map((m) => m.version));
+  const newest = Math.max(0, ...done);
+  if (newest > latest) {
+    throw new Error(
+      `${set.what} schema version ${newest} is newer than this rcml-engine supports (${latest})`,
+    );
+  }
+  const applied: number[] = [];
+  for (const m of set.steps) {
+    if (done.has(m.version)) continue;
+    if (m.sql) await client.query(m.sql);
+    await m.run?.(client);
+    await client.query(`INSERT INTO ${set.table} (version, name, applied_at) VALUES ($1, $2, $3)`, [
+      m.version,
+      m.name,
+      Date.now(),
+    ]);
+    applied.push(m.version);
+  }
+  return applied;
+}
+
 /**
  * Creates the schema when given (the client's search path must name it), then applies every
- * migration the database has not seen yet; returns the versions applied.
+ * step of each set the database has not seen yet, set after set, in one transaction (a
+ * database is left either as it was or fully migrated, and a fresh one costs one commit);
+ * returns the versions applied per version table.
  */
-export async function migratePostgres(client: pg.ClientBase, schema?: string): Promise<number[]> {
+export async function migratePostgres(
+  client: pg.ClientBase,
+  schema?: string,
+  sets: readonly PgMigrationSet[] = [PLATFORM_MIGRATIONS],
+): Promise<Record<string, number[]>> {
   await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
   try {
-    if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    await client.query(`CREATE TABLE IF NOT EXISTS rcml_migrations (
-      version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)`);
-    const { rows } = await client.query<{ version: number }>('SELECT version FROM rcml_migrations');
-    const done = new Set(rows.map((r) => r.version));
-    const latest = Math.max(...PG_MIGRATIONS.map((m) => m.version));
-    const newest = Math.max(0, ...done);
-    if (newest > latest) {
-      throw new Error(
-        `database schema version ${newest} is newer than this rcml-engine supports (${latest})`,
-      );
+    await client.query('BEGIN');
+    try {
+      if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      const applied: Record<string, number[]> = {};
+      for (const set of sets) applied[set.table] = await applySet(client, set);
+      await client.query('COMMIT');
+      return applied;
+    } catch (err) {
+      await client.query('ROLLBACK');
+      throw err;
     }
-    const applied: number[] = [];
-    for (const m of PG_MIGRATIONS) {
-      if (done.has(m.version)) continue;
-      await client.query('BEGIN');
-      try {
-        if (m.sql) await client.query(m.sql);
-        await m.run?.(client);
-        await client.query('INSERT INTO rcml_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
-          m.version,
-          m.name,
-          Date.now(),
-        ]);
-        await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK');
-        throw err;
-      }
-      applied.push(m.version);
-    }
-    return applied;
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
   }

@@ -5,6 +5,7 @@ import { closeInterruptedCalls } from '../recover.js';
 import type { Prunable } from '../retention.js';
 import { randomSid, type SidFactory } from '../sid.js';
 import { postgresCalls } from './calls.js';
+import type { PostgresConnection } from './connection.js';
 import { migratePostgres } from './migrations.js';
 import { createReader, type Reader } from './paging.js';
 import { postgresPruner } from './prune.js';
@@ -15,6 +16,7 @@ import {
   postgresNotifications,
   postgresRecordings,
 } from './records.js';
+import { POSTGRES_SCHEMAS } from './schemas.js';
 import { GroupWriter } from './writer.js';
 
 /** Options of {@link openPostgresStore}. */
@@ -52,6 +54,12 @@ export interface PostgresStore extends Store, Prunable {
   settled(): Promise<void>;
   /** The pool, for queries of the layers above (e.g. cluster bookkeeping). */
   readonly pool: pg.Pool;
+  /**
+   * Pool, writer and reader, shared with the designer, Call Queuing and enterprise repositories
+   * of the same database (`postgresDesignerStore(store.connection)`...); closing this store
+   * closes them too.
+   */
+  readonly connection: PostgresConnection;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -66,7 +74,8 @@ const types = {
 
 /**
  * Opens the store in a PostgreSQL database: a connection pool, the schema migrated to the
- * current version (`rcml_migrations` holds the versions applied), writes grouped into one
+ * current version (`rcml_migrations` holds the versions applied, and each other group of tables
+ * has its version table: see `POSTGRES_SCHEMAS`), writes grouped into one
  * transaction per event-loop turn (see `GroupWriter`), and recordings' WAV bytes in their rows.
  */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
@@ -86,7 +95,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   try {
     const client = await pool.connect();
     try {
-      await migratePostgres(client, options.schema);
+      await migratePostgres(client, options.schema, POSTGRES_SCHEMAS);
     } finally {
       client.release();
     }
@@ -144,5 +153,6 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     settled: () => writer.settled(),
     pruneBatch: postgresPruner(pool),
     pool,
+    connection: { pool, db, writer },
   };
 }

@@ -7,17 +7,12 @@ import type {
   RecordingRepository,
 } from '../ports.js';
 import type { AccountRecord, ApplicationRecord, RecordingSortKey } from '../types.js';
+import { CLIENT_WRITE, one } from './connection.js';
 import { FilterBuilder, pageQuery, type Reader } from './paging.js';
 import type { GroupWriter } from './writer.js';
 
 const first = <T>(rows: Array<{ data: string }>): T | undefined =>
   rows.length === 0 ? undefined : (JSON.parse(rows[0].data) as T);
-
-/** A write of one statement, prepared under `name`. */
-const one = (name: string, text: string, values: unknown[]) => ({ statements: [{ name, text, values }] });
-
-/** Writes a client waits for: refused at once, not held, while the database cannot write. */
-const CLIENT_WRITE = { failFast: true };
 
 export function postgresAccounts(db: Reader, writer: GroupWriter): AccountRepository {
   return {

@@ -5,8 +5,10 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryDesignerStore } from '../../../src/store/designer/memory.js';
 import type { DesignerStore } from '../../../src/store/designer/ports.js';
+import { postgresDesignerStore } from '../../../src/store/designer/postgres.js';
 import { openSqliteDesignerStore } from '../../../src/store/designer/sqlite.js';
 import type { DesignerAppRecord } from '../../../src/store/designer/types.js';
+import { openScratchPostgres, PG_URL } from '../../support/services.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -21,6 +23,12 @@ function sqlite(): DesignerStore {
   return store;
 }
 
+async function postgres(): Promise<DesignerStore> {
+  const platform = await openScratchPostgres();
+  cleanups.push(() => platform.close());
+  return postgresDesignerStore(platform.connection);
+}
+
 const app = (sid: string, name: string, accountSid = 'AC1'): DesignerAppRecord => ({
   sid,
   accountSid,
@@ -32,12 +40,16 @@ const app = (sid: string, name: string, accountSid = 'AC1'): DesignerAppRecord =
   settings: { logging: false, loggingRCML: false, loggingES: false },
 });
 
-describe.each([
+// PostgreSQL joins when the run has a server (otherwise one line at start says it is skipped).
+const implementations: Array<[string, () => DesignerStore | Promise<DesignerStore>]> = [
   ['memory', createMemoryDesignerStore],
   ['sqlite', sqlite],
-])('%s designer store', (_name, open) => {
+  ...(PG_URL ? [['postgres', postgres] as [string, () => Promise<DesignerStore>]] : []),
+];
+
+describe.each(implementations)('%s designer store', (_name, open) => {
   it('keeps names unique per account and reads through the owner only', async () => {
-    const store = open();
+    const store = await open();
     expect(await store.apps.create(app('AP1', 'menu'))).toBe('created');
     expect(await store.apps.create(app('AP2', 'menu'))).toBe('duplicate-name');
     expect(await store.apps.create(app('AP3', 'menu', 'AC2'))).toBe('created');
@@ -52,7 +64,7 @@ describe.each([
   });
 
   it('deleting an application removes its parameters, media and log', async () => {
-    const store = open();
+    const store = await open();
     await store.apps.create(app('AP1', 'menu'));
     expect(await store.parameters.add('AP1', { name: 'p', description: 'd' })).toBe(true);
     expect(await store.parameters.add('AP1', { name: 'p', description: 'again' })).toBe(false);
@@ -71,7 +83,7 @@ describe.each([
   });
 
   it('a log never exceeds its bound and keeps the newest lines in order', async () => {
-    const store = open();
+    const store = await open();
     let n = 0;
     await fc.assert(
       fc.asyncProperty(
