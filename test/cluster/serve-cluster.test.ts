@@ -1,12 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { clusterDatabase } from '../support/cluster.js';
 import { PG_URL, REDIS_PREFIX, REDIS_URL } from '../support/services.js';
+import { expectServicesShared } from './services-shared.js';
 
 const MAIN = join(import.meta.dirname, '../../src/cli/main.ts');
 const ACCOUNT = `AC${'c'.repeat(32)}`;
@@ -18,21 +19,6 @@ afterEach(async () => {
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
   for (const f of cleanups.splice(0)) await f();
 });
-
-/** A database of its own for the nodes of one test (they use its default schema). */
-async function clusterDatabase(): Promise<string> {
-  const name = `rcml_test_${process.pid}_${randomBytes(4).toString('hex')}_c`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: PG_URL });
-    await c.connect();
-    await c.query(sql).finally(() => c.end());
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  cleanups.push(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 /** Starts one node; resolves once it listens. */
 function node(args: string[], env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
@@ -85,22 +71,20 @@ const post = async (url: string, body: string) =>
 
 describe.skipIf(!PG_URL || !REDIS_URL)('rcml serve nodes on PostgreSQL and Redis', () => {
   it('share accounts and records: every node answers REST reads the same, and each heartbeats', async () => {
-    const database = await clusterDatabase();
+    const database = await clusterDatabase(cleanups);
     const prefix = `${REDIS_PREFIX}cluster_${randomBytes(3).toString('hex')}`;
     const env = { RCML_DATABASE_URL: database, RCML_REDIS_URL: REDIS_URL, RCML_REDIS_PREFIX: prefix };
     const project = join(import.meta.dirname, '../../fixtures/designer/say.json');
-    // Each node keeps its node-local stores (designer, enterprise, Call Queuing) in its own directory.
-    const dirs = [mkdtempSync(join(tmpdir(), 'rcml-n1-')), mkdtempSync(join(tmpdir(), 'rcml-n2-'))];
-    cleanups.push(async () => {
-      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-    });
+    // One data directory for both: on PostgreSQL a node neither locks nor writes it.
+    const data = mkdtempSync(join(tmpdir(), 'rcml-nodes-'));
+    cleanups.push(async () => rmSync(data, { recursive: true, force: true }));
     const [one, two] = await Promise.all([
       node(
         [
           '--node-id',
           'n1',
           '--data',
-          dirs[0],
+          data,
           '--clock',
           'virtual',
           '--project',
@@ -110,7 +94,7 @@ describe.skipIf(!PG_URL || !REDIS_URL)('rcml serve nodes on PostgreSQL and Redis
         ],
         env,
       ),
-      node(['--node-id', 'n2', '--data', dirs[1], '--clock', 'virtual'], env),
+      node(['--node-id', 'n2', '--data', data, '--clock', 'virtual'], env),
     ]);
     const redis = new Redis(REDIS_URL);
     cleanups.push(async () => redis.disconnect());
@@ -136,6 +120,9 @@ describe.skipIf(!PG_URL || !REDIS_URL)('rcml serve nodes on PostgreSQL and Redis
     expect(strip(await get(`${two.url}${root}/Calls.json`))).toEqual(
       strip(await get(`${one.url}${root}/Calls.json`)),
     );
+
+    await expectServicesShared(one.url, two.url, AUTH);
+    expect(readdirSync(data)).toEqual([]);
 
     await stop(one.child);
     expect(await redis.keys(`${prefix}:node:*`)).toEqual([`${prefix}:node:n2`]);

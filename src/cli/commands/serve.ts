@@ -7,9 +7,6 @@ import { startEngineServer } from '../../api/engine-server.js';
 import { ensureAccount } from '../../api/server.js';
 import { type ClusterBackends, openClusterBackends } from '../../cluster/backends.js';
 import { redactUrl } from '../../engine/fetcher.js';
-import { openSqliteCallQueueStore } from '../../store/callqueue/sqlite.js';
-import { openSqliteDesignerStore } from '../../store/designer/sqlite.js';
-import { openSqliteEnterpriseStore } from '../../store/enterprise/sqlite.js';
 import { lockDataDirectory } from '../../store/sqlite/lock.js';
 import { openSqliteStore } from '../../store/sqlite/open.js';
 import { envOption } from '../env-option.js';
@@ -23,6 +20,7 @@ import {
   scheduleRetention,
   serveOpsOptions,
 } from './serve-ops.js';
+import { openServiceStores, type ServiceStores } from './serve-stores.js';
 
 function port(value: string): number {
   const n = Number(value);
@@ -165,7 +163,12 @@ export function registerServe(program: Command): void {
       envOption('--port <port>', 'port to listen on (0 picks a free one)').default(8080).argParser(port),
     )
     .addOption(envOption('--host <host>', 'address to listen on').default('127.0.0.1'))
-    .addOption(envOption('--data <dir>', 'data directory (SQLite database and recordings)').default('./data'))
+    .addOption(
+      envOption(
+        '--data <dir>',
+        'data directory (SQLite databases and recordings; unused with --database)',
+      ).default('./data'),
+    )
     .addOption(
       envOption('--clock <clock>', 'clock of the call engine (virtual: moved by POST /sim/Advance)')
         .choices(['real', 'virtual'])
@@ -222,17 +225,17 @@ export function registerServe(program: Command): void {
     const egress = egressPolicy(options);
     // One owner per data directory, before anything in it is opened: start-up recovery closes
     // the calls left live, which only the directory's owner may do. A second server exits 2
-    // (see main) naming the directory and the holder's pid.
-    const lock = lockDataDirectory(options.data);
+    // (see main) naming the directory and the holder's pid. On PostgreSQL the directory holds
+    // nothing (each node closes the calls of its --node-id), so nodes need no directory each.
+    const lock = options.database === undefined ? lockDataDirectory(options.data) : undefined;
     const { store, where, cluster } = await openBackends(options, command);
     for (const [name, check] of Object.entries(cluster?.checks ?? {})) ops.readiness.register(name, check);
     let ensured: Awaited<ReturnType<typeof ensureAccount>>;
-    let designer: ReturnType<typeof openSqliteDesignerStore>;
-    let enterpriseStore: ReturnType<typeof openSqliteEnterpriseStore>;
+    // Designer, Call Queuing and enterprise records: in PostgreSQL with the others when given.
+    let services: ServiceStores;
     try {
       ensured = await ensureAccount(store, { sid: options.accountSid, authToken: options.authToken });
-      designer = openSqliteDesignerStore({ dir: options.data });
-      enterpriseStore = openSqliteEnterpriseStore({ dir: options.data });
+      services = await openServiceStores(options.data, cluster?.store);
     } catch (err) {
       await store.close();
       await cluster?.close();
@@ -247,9 +250,9 @@ export function registerServe(program: Command): void {
       clock: options.clock,
       seed: options.seed,
       accountSid: ensured.account.sid,
-      callQueueStore: openSqliteCallQueueStore({ dir: options.data }),
-      designer,
-      enterprise: { store: enterpriseStore },
+      callQueueStore: services.callQueue,
+      designer: services.designer,
+      enterprise: { store: services.enterprise },
       engine: {
         ...(cluster
           ? {
@@ -273,7 +276,7 @@ export function registerServe(program: Command): void {
         await server.close(closeOptions);
       } finally {
         await cluster?.close();
-        lock.release();
+        lock?.release();
       }
     };
     const lines = [`rcml serve: listening on ${server.url} (${where}, clock ${options.clock})`];
