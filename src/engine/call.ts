@@ -3,7 +3,7 @@ import { type CallHooks, callMachine, ringingCallMachine, type ScriptStart } fro
 import type { TimerHandle } from './clock/clock.js';
 import { iso } from './dates.js';
 import { Interrupted, type InterruptReason } from './errors.js';
-import { abortReason } from './fetcher.js';
+import { abortReason, RequestScope } from './fetcher.js';
 import { type SipHeaders, screeningParams, voiceParams } from './params.js';
 import type { CallEndedBy, CallRecord, CallStatus } from './records.js';
 import type { CallScript, Runtime } from './runtime.js';
@@ -15,6 +15,8 @@ export interface MediaState {
   muted: boolean;
   held: boolean;
 }
+
+const callEnded = (): Error => abortReason('aborted: the call ended');
 
 /** Media state of every call that was never muted or held: shared, so a call holds none. */
 const PLAIN_MEDIA: Readonly<MediaState> = Object.freeze({ muted: false, held: false });
@@ -75,7 +77,7 @@ export class Call implements CallHooks {
   private pendingTimer: TimerHandle | null = null;
   private pendingResolve: ((value: PartyInput | null) => void) | null = null;
   private pendingReject: ((reason: Interrupted) => void) | null = null;
-  private aborter: AbortController | null = null;
+  private requests: RequestScope | null = null;
   private over = false;
 
   constructor(
@@ -110,11 +112,11 @@ export class Call implements CallHooks {
     return this.actor === null;
   }
 
-  /** Aborted when the call ends; made on first use (in-process requests never ask for it). */
-  signal(): AbortSignal | undefined {
+  /** The call's requests, aborted when it ends; made on first use. */
+  requestScope(): RequestScope | undefined {
     if (this.over) return undefined;
-    this.aborter ??= new AbortController();
-    return this.aborter.signal;
+    this.requests ??= new RequestScope();
+    return this.requests;
   }
 
   /** Starts the call: outbound dials its party, inbound rings and fetches its first document. */
@@ -243,7 +245,7 @@ export class Call implements CallHooks {
   enteredEnded(status: CallStatus): void {
     // Requests in flight stop now; the final status callback, sent below, is not bound.
     this.over = true;
-    this.aborter?.abort(abortReason('aborted: the call ended'));
+    this.requests?.end(callEnded);
     const now = this.rt.clock.now();
     const r = this.record;
     r.endTime = now;

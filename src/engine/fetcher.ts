@@ -3,8 +3,9 @@ import type { HttpMethod } from '../rcml/model.js';
 import { guardedAgent } from './fetch/agent.js';
 import { type BodyCap, BodyTooLargeError } from './fetch/body.js';
 import { EgressDeniedError, EgressGuard, type EgressPolicy } from './fetch/egress.js';
-import { httpExchange } from './fetch/http.js';
+import { ExchangeControl, httpExchange } from './fetch/http.js';
 import type { OutgoingHook } from './fetch/outgoing.js';
+import type { RequestScope } from './fetch/scope.js';
 import type { HandlerRegistry } from './handlers.js';
 import { signedWith } from './signature.js';
 import type { HandlerResponse, RcmlHandler, RequestKind } from './types.js';
@@ -13,6 +14,7 @@ export { type GuardedAgentOptions, guardedAgent } from './fetch/agent.js';
 export { redactUrl } from './fetch/credentials.js';
 export { EgressDeniedError, EgressGuard, type EgressPolicy } from './fetch/egress.js';
 export type { OutgoingHook, OutgoingRequest } from './fetch/outgoing.js';
+export { RequestScope } from './fetch/scope.js';
 
 /**
  * What a request's answer is read for: a `document` (RCML, capped: past the cap the fetch
@@ -33,11 +35,10 @@ export interface FetchRequest {
   use?: BodyUse;
   /** What the request is for (told to the {@link OutgoingHook}). */
   kind?: RequestKind;
-  /**
-   * Aborts the request (the call it belongs to has ended). A function is asked only when the
-   * request goes over HTTP, so in-process requests never make one.
-   */
-  signal?: AbortSignal | (() => AbortSignal | undefined);
+  /** Aborts the request over HTTP when it aborts. */
+  signal?: AbortSignal;
+  /** The requests of the call this one belongs to: the call's end aborts it over HTTP. */
+  scope?: RequestScope;
   /** Account the request is made for: its `signingKey` signs it. */
   accountSid?: string;
 }
@@ -139,6 +140,13 @@ export function abortReason(message: string): Error {
   return new FetchAborted('ABORTED', message);
 }
 
+/** A request in flight over HTTP: stopped by its deadline, its call's end or the engine's close. */
+class Flight extends ExchangeControl {
+  constructor(readonly deadline: number) {
+    super();
+  }
+}
+
 /** Creates the engine's fetcher over a handler registry and an undici agent. */
 export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOptions = {}): Fetcher {
   const o = { ...FETCH_DEFAULTS, ...options };
@@ -146,27 +154,42 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
     ? new EgressGuard(o.egress)
     : undefined;
   let agent: Agent | undefined;
-  /** Aborted by `close()`: requests in flight stop, later ones fail at once. */
-  const closing = new AbortController();
+  /** Why requests fail once `close()` has begun aborting them. */
+  let closed: FetchAborted | undefined;
   /**
-   * The controllers of the requests in flight, aborted by `close()` directly: one listener per
-   * request on the engine-long `closing` signal would pass Node's listener limit (a warning)
-   * whenever more than ten requests are in flight.
+   * The requests in flight, oldest first (every one has the same deadline span), so that one
+   * timer serves all their deadlines and `close()` aborts them directly: no controller, timer
+   * or listener on an engine-long signal per request.
    */
-  const open = new Set<AbortController>();
-  const inFlight = new Set<Promise<unknown>>();
-  let previous: Promise<unknown> = Promise.resolve();
+  const open = new Set<Flight>();
+  let deadlineTimer: NodeJS.Timeout | undefined;
+  /** Requests not yet answered (signing-key lookups included), and who waits for none to be. */
+  let pending = 0;
+  let idleWaiters: Array<() => void> = [];
+  const ordered = o.ordered ? new InOrder() : undefined;
 
   const capOf = (use: BodyUse = 'document'): BodyCap =>
     use === 'document'
       ? { bytes: o.maxDocumentBytes, past: 'fail' }
       : { bytes: use === 'media' ? o.mediaProbeBytes : CALLBACK_BYTES, past: 'truncate' };
 
-  /** Resolves HTTP results in request order, each after the previous one's continuations ran. */
-  function inOrder(work: Promise<FetchResult>): Promise<FetchResult> {
-    const result = Promise.all([work, previous]).then(([res]) => res);
-    previous = result.then(() => new Promise((resolve) => setImmediate(resolve)));
-    return result;
+  /** Aborts the requests past their deadline and arms the timer for the oldest one left. */
+  function sweepDeadlines(): void {
+    deadlineTimer = undefined;
+    const now = performance.now();
+    for (const flight of open) {
+      if (flight.deadline > now) {
+        armDeadline(flight.deadline - now);
+        return;
+      }
+      flight.abort(new FetchAborted('DEADLINE', `no complete answer within ${o.deadlineMs} ms`));
+    }
+  }
+
+  function armDeadline(ms: number): void {
+    // Unreferenced: the requests' own sockets keep the process alive while they are in flight.
+    deadlineTimer = setTimeout(sweepDeadlines, Math.max(1, Math.ceil(ms)));
+    deadlineTimer.unref();
   }
 
   function viaHandler(handler: RcmlHandler, req: FetchRequest): FetchResult | Promise<FetchResult> {
@@ -183,56 +206,61 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
   }
 
   async function viaHttp(req: FetchRequest): Promise<FetchResult> {
-    if (closing.signal.aborted) return failed(closing.signal.reason, req.url);
+    if (closed) return failed(closed, req.url);
     agent ??= guardedAgent(egress, {
       timeoutMs: o.timeoutMs,
       connections: o.connections ?? null,
       keepAliveTimeoutMs: o.keepAliveTimeoutMs,
       pipelining: o.pipelining,
     });
-    // One controller per request, fed by the deadline, the engine's close (through `open`) and
-    // the call's end; the call's listener goes when the request does (AbortSignal.any would
-    // tie every request to long-lived signals that Node 20 never frees).
-    const aborter = new AbortController();
-    const signal = aborter.signal;
-    open.add(aborter);
-    const timer = setTimeout(
-      () => aborter.abort(new FetchAborted('DEADLINE', `no complete answer within ${o.deadlineMs} ms`)),
-      o.deadlineMs,
-    );
-    const own = typeof req.signal === 'function' ? req.signal() : req.signal;
-    const forward = () => aborter.abort(own?.reason);
-    if (own?.aborted) forward();
-    else own?.addEventListener('abort', forward, { once: true });
+    const flight = new Flight(performance.now() + o.deadlineMs);
+    if (open.size === 0 && deadlineTimer === undefined) armDeadline(o.deadlineMs);
+    open.add(flight);
+    pending++;
+    const scope = req.scope;
+    scope?.add(flight);
+    // An AbortSignal's listener goes when the request does: AbortSignal.any would tie every
+    // request to long-lived signals that Node 20 never frees.
+    const signal = req.signal;
+    const forward = signal ? () => flight.abort(signal.reason) : undefined;
+    if (signal?.aborted) forward!();
+    else if (forward) signal!.addEventListener('abort', forward, { once: true });
     try {
-      const key = req.accountSid === undefined ? undefined : await o.signingKey?.(req.accountSid);
+      const key =
+        req.accountSid === undefined || !o.signingKey ? undefined : await o.signingKey(req.accountSid);
       const res = await httpExchange({
         url: req.url,
         method: req.method,
         params: req.params,
         kind: req.kind,
         cap: capOf(req.use),
-        signal,
+        control: flight,
         dispatcher: agent,
         maxRedirects: o.maxRedirects,
         hook: key === undefined ? o.onRequest : signedWith(key, o.onRequest),
       });
-      const body = req.binary ? res.body : Buffer.from(res.body).toString('utf8');
+      const body = req.binary ? res.body : res.body.toString('utf8');
       return { status: res.status, contentType: res.contentType, body, url: res.url };
     } catch (err) {
-      return failed(signal.aborted ? signal.reason : err, req.url);
+      return failed(flight.reason ?? err, req.url);
     } finally {
-      clearTimeout(timer);
-      open.delete(aborter);
-      own?.removeEventListener('abort', forward);
+      open.delete(flight);
+      scope?.delete(flight);
+      if (forward) signal!.removeEventListener('abort', forward);
+      if (open.size === 0 && deadlineTimer !== undefined) {
+        clearTimeout(deadlineTimer);
+        deadlineTimer = undefined;
+      }
+      if (--pending === 0) {
+        const waiters = idleWaiters;
+        idleWaiters = [];
+        for (const wake of waiters) wake();
+      }
     }
   }
 
-  function track(work: Promise<FetchResult>): Promise<FetchResult> {
-    inFlight.add(work);
-    void work.finally(() => inFlight.delete(work));
-    return work;
-  }
+  const idle = (): Promise<void> =>
+    pending === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve));
 
   return {
     fetch(req) {
@@ -241,26 +269,62 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
       if (!/^https?:\/\//i.test(req.url)) {
         return { status: 0, contentType: '', body: '', url: req.url, error: `no handler for ${req.url}` };
       }
-      const work = track(viaHttp(req));
-      return o.ordered ? inOrder(work) : work;
+      const work = viaHttp(req);
+      return ordered ? ordered.add(work) : work;
     },
     async close(closeOptions = {}) {
       const grace = closeOptions.graceMs ?? o.closeGraceMs;
-      if (inFlight.size > 0 && grace > 0) {
+      if (pending > 0 && grace > 0) {
         let timer: NodeJS.Timeout | undefined;
         const expired = new Promise<void>((resolve) => {
           timer = setTimeout(resolve, grace);
         });
-        await Promise.race([Promise.allSettled([...inFlight]), expired]);
+        await Promise.race([idle(), expired]);
         clearTimeout(timer);
       }
-      closing.abort(new FetchAborted('ABORTED', 'aborted: the engine closed'));
-      for (const aborter of open) aborter.abort(closing.signal.reason);
-      await Promise.allSettled([...inFlight]);
-      const closed = agent;
+      closed ??= new FetchAborted('ABORTED', 'aborted: the engine closed');
+      for (const flight of open) flight.abort(closed);
+      await idle();
+      const done = agent;
       agent = undefined;
-      await closed?.destroy();
+      await done?.destroy();
     },
+  };
+}
+
+/**
+ * Hands answers back in request order, one per macrotask, each after the previous one's
+ * continuations ran (see `ordered`).
+ */
+class InOrder {
+  private readonly queue: Array<{ result: FetchResult | undefined; resolve: (res: FetchResult) => void }> =
+    [];
+  /** False from an answer's delivery until the next macrotask. */
+  private gateOpen = true;
+
+  add(work: Promise<FetchResult>): Promise<FetchResult> {
+    return new Promise((resolve) => {
+      const slot = { result: undefined as FetchResult | undefined, resolve };
+      this.queue.push(slot);
+      void work.then((res) => {
+        slot.result = res;
+        this.deliver();
+      });
+    });
+  }
+
+  private deliver(): void {
+    const first = this.queue[0];
+    if (!this.gateOpen || first?.result === undefined) return;
+    this.queue.shift();
+    this.gateOpen = false;
+    first.resolve(first.result);
+    setImmediate(this.reopen);
+  }
+
+  private readonly reopen = (): void => {
+    this.gateOpen = true;
+    this.deliver();
   };
 }
 

@@ -42,6 +42,47 @@ export function formPairs(params: Readonly<Record<string, string>>): Array<[stri
   return pairs;
 }
 
+/** Characters a form-encoded value keeps as they are (application/x-www-form-urlencoded). */
+const FORM_PLAIN = /^[\w*.-]*$/;
+/** What `encodeURIComponent` leaves or writes that the form encoding writes otherwise. */
+const FORM_FIXES: Readonly<Record<string, string>> = {
+  '!': '%21',
+  "'": '%27',
+  '(': '%28',
+  ')': '%29',
+  '~': '%7E',
+  '%20': '+',
+};
+
+/** `text` form-encoded exactly as `URLSearchParams` prints it (a lone surrogate becomes U+FFFD). */
+function formEncode(text: string): string {
+  if (FORM_PLAIN.test(text)) return text;
+  let encoded: string;
+  try {
+    encoded = encodeURIComponent(text);
+  } catch {
+    return new URLSearchParams([['', text]]).toString().slice(1);
+  }
+  return encoded.replace(/[!'()~]|%20/g, (m) => FORM_FIXES[m]);
+}
+
+/**
+ * A request's parameters form-encoded (a POST's body, a GET's query), a repeated one once per
+ * value (see {@link fieldValues}): what `new URLSearchParams(formPairs(params))` prints, without
+ * the per-field objects.
+ */
+export function formBody(params: Readonly<Record<string, string>>): string {
+  let out = '';
+  for (const name in params) {
+    const value = params[name];
+    const key = formEncode(name);
+    if (value.includes(REPEATED_VALUES) && name.startsWith('SipHeader_')) {
+      for (const v of value.split(REPEATED_VALUES)) out += `${out ? '&' : ''}${key}=${formEncode(v)}`;
+    } else out += `${out ? '&' : ''}${key}=${formEncode(value)}`;
+  }
+  return out;
+}
+
 /**
  * Parameters sent with every request about a call (reference/rcml.md, "Request parameters").
  * `CallTimestamp` is ISO 8601 with milliseconds, as the platform's VoiceInterpreter.parameters()

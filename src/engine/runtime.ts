@@ -4,7 +4,7 @@ import { parseRcml } from '../rcml/parse.js';
 import { type ScriptStart, startCallSystem } from './call-machine.js';
 import type { Clock } from './clock/clock.js';
 import type { InterruptReason } from './errors.js';
-import { type BodyUse, type Fetcher, type FetchResult, redactUrl } from './fetcher.js';
+import { type BodyUse, type Fetcher, type FetchResult, type RequestScope, redactUrl } from './fetcher.js';
 import { numericNotification } from './notification-codes.js';
 import {
   API_VERSION,
@@ -26,10 +26,10 @@ const nextTurn = <T>(value: T): Promise<T> => new Promise((resolve) => setImmedi
 export interface LiveCall {
   readonly record: CallRecord;
   /**
-   * Aborted when the call ends: its requests still in flight stop then. Undefined once it has
-   * ended (a request made after the end is not bound to the call).
+   * The call's requests: those still in flight stop when it ends. Undefined once it has ended
+   * (a request made after the end is not bound to the call).
    */
-  signal(): AbortSignal | undefined;
+  requestScope(): RequestScope | undefined;
 }
 
 /** A script prepared for a call: `begin` starts running it, `stop` ends it. */
@@ -213,7 +213,7 @@ export class Runtime<C extends LiveCall = LiveCall> {
       binary: use === 'media',
       use,
       kind,
-      signal: call && (() => call.signal()),
+      scope: call?.requestScope(),
       accountSid: call?.record.accountSid ?? this.accountOf(callSid, params),
     });
     if (!listener) return work instanceof Promise ? this.clock.track(work) : work;

@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it, vi } from 'vitest';
-import { createFetcher } from '../../src/engine/fetcher.js';
+import { createFetcher, RequestScope } from '../../src/engine/fetcher.js';
 import { HandlerRegistry } from '../../src/engine/handlers.js';
 
 afterEach(() => {
@@ -79,6 +79,28 @@ it('many requests in flight at once raise no listener-limit warning, and close()
   } finally {
     process.off('warning', onWarning);
     for (const release of held) release();
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+it("a call's request scope aborts its requests in flight when it ends, and a request bound after the end at once", async () => {
+  const server = createServer(() => {});
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/voice`;
+  const fetcher = createFetcher(new HandlerRegistry());
+  const scope = new RequestScope();
+  try {
+    const pending = fetcher.fetch({ url, method: 'POST', params: {}, scope });
+    scope.end(() => new Error('the call ended'));
+    const aborted = await pending;
+    expect(aborted.status).toBe(0);
+    expect(aborted.error).toBe('the call ended');
+    const late = await fetcher.fetch({ url, method: 'POST', params: {}, scope });
+    expect(late.status).toBe(0);
+    expect(late.error).toBe('the call ended');
+  } finally {
+    await fetcher.close({ graceMs: 0 });
     server.closeAllConnections();
     server.close();
   }

@@ -1,7 +1,7 @@
 import type { HttpMethod } from '../../rcml/model.js';
-import { formPairs } from '../params.js';
+import { formBody } from '../params.js';
 import type { RequestKind } from '../types.js';
-import { splitCredentials } from './credentials.js';
+import type { Target } from './target.js';
 
 /**
  * One HTTP request the platform sends to a customer URL, as it goes on the wire. Built in one
@@ -28,7 +28,7 @@ export type OutgoingHook = (request: OutgoingRequest) => void;
 
 /** What a hop requests: the URL may carry credentials, sent as Basic authentication. */
 export interface OutgoingInput {
-  url: URL;
+  target: Target;
   method: HttpMethod;
   params: Readonly<Record<string, string>>;
   kind: RequestKind | undefined;
@@ -37,7 +37,7 @@ export interface OutgoingInput {
 }
 
 function withQuery(url: string, params: Readonly<Record<string, string>>): string {
-  const qs = new URLSearchParams(formPairs(params)).toString();
+  const qs = formBody(params);
   if (!qs) return url;
   const hash = url.indexOf('#');
   const bare = hash < 0 ? url : url.slice(0, hash);
@@ -46,18 +46,18 @@ function withQuery(url: string, params: Readonly<Record<string, string>>): strin
 
 /** The request of one hop, headers and all, after `hook` has seen it. */
 export function buildOutgoing(input: OutgoingInput, hook: OutgoingHook | undefined): OutgoingRequest {
-  const split = splitCredentials(input.url);
+  const target = input.target;
   const isGet = input.method === 'GET';
   const headers: Record<string, string> = {};
   if (!isGet) headers['content-type'] = 'application/x-www-form-urlencoded';
-  if (split.authorization && input.sendCredentials) headers.authorization = split.authorization;
+  if (target.authorization && input.sendCredentials) headers.authorization = target.authorization;
   const request: OutgoingRequest = {
-    url: isGet ? withQuery(split.url, input.params) : split.url,
+    url: isGet ? withQuery(target.url, input.params) : target.url,
     method: input.method,
     params: input.params,
     kind: input.kind,
     headers,
-    body: isGet ? undefined : new URLSearchParams(formPairs(input.params)).toString(),
+    body: isGet ? undefined : formBody(input.params),
   };
   hook?.(request);
   return request;
