@@ -5,7 +5,8 @@ const hasSecret = (text: string) => text.includes('@') && redactUrl(text) !== te
 
 function redactValues(params: Record<string, string>): Record<string, string> {
   let out: Record<string, string> | undefined;
-  for (const [k, v] of Object.entries(params)) {
+  for (const k in params) {
+    const v = params[k];
     if (typeof v === 'string' && hasSecret(v)) {
       out ??= { ...params };
       out[k] = redactUrl(v);

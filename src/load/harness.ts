@@ -62,12 +62,21 @@ function errorKind(status: number, error: string | undefined): string | undefine
   return undefined;
 }
 
+const pathCache = new Map<string, string>();
+
+/** The path of a request's URL (the URL itself when it is not one), remembered per URL. */
 function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return url;
+  let path = pathCache.get(url);
+  if (path === undefined) {
+    try {
+      path = new URL(url).pathname;
+    } catch {
+      path = url;
+    }
+    if (pathCache.size >= 1024) pathCache.clear();
+    pathCache.set(url, path);
   }
+  return path;
 }
 
 /**
@@ -243,10 +252,16 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const checkDone = (): void => {
     if (!more() && live <= 0) resolveDone();
   };
+  // On the real clock the next calls start in the next turn of the event loop, not after a
+  // timer's millisecond; the virtual clock needs its own timer to count the refill as pending.
+  const later =
+    clock.kind === 'real'
+      ? (fn: () => void) => setImmediate(fn)
+      : (fn: () => void) => clock.setTimeout(fn, 0);
   onCallEnded = () => {
     if (options.rate === undefined && !refillQueued && more()) {
       refillQueued = true;
-      clock.setTimeout(refill, 0);
+      later(refill);
     } else checkDone();
   };
   if (options.duration !== undefined) {
