@@ -1,4 +1,5 @@
 import type { Call } from './call.js';
+import { EngineError } from './errors.js';
 import type { ConferenceAction } from './types.js';
 
 /** Status of a conference room: waiting for a starter, running, or over. */
@@ -119,6 +120,29 @@ export class ConferenceRooms {
   list(): Conference[] {
     return [...this.bySid.values()];
   }
+}
+
+/**
+ * Mutes or unmutes a participant of the engine whose runtime is `rt`. Throws
+ * `unknown-conference`, or `unknown-call` when the call is not in that conference.
+ */
+export function muteParticipant(
+  rt: object,
+  conferenceSid: string,
+  callSid: string,
+  mute: boolean,
+): ParticipantInfo {
+  const room = ConferenceRooms.of(rt).get(conferenceSid);
+  if (!room) throw new EngineError('unknown-conference', `no conference with sid '${conferenceSid}'`);
+  const p = room.participants.get(callSid);
+  if (!p) {
+    throw new EngineError('unknown-call', `call '${callSid}' is not in conference '${conferenceSid}'`);
+  }
+  if (p.muted !== mute) {
+    p.muted = mute;
+    emit(room, p.call, mute ? 'mute' : 'unmute');
+  }
+  return room.info().participants.find((x) => x.callSid === callSid)!;
 }
 
 /** Reports a room event; `withCall` false for room-wide events (start, end). */

@@ -1,5 +1,40 @@
 import { z } from 'zod';
-import { CALL_EVENTS } from './status-callbacks.js';
+import { EngineError } from './errors.js';
+import { redactUrl } from './fetch/credentials.js';
+import { CALL_EVENTS, type CallEventName, parseCallEvents } from './status-callbacks.js';
+import type { CreateCallParams } from './types.js';
+
+const DEFAULT_RING_TIMEOUT = 60;
+
+/**
+ * Checks the parameters of `createCall` as the engine receives them (typed, not yet trusted):
+ * the ring timeout in seconds and the status callback events, or `invalid-params` naming the field.
+ */
+export function checkCreateCall(params: CreateCallParams): { timeout: number; events: Set<CallEventName> } {
+  for (const field of ['From', 'To', 'Url'] as const) {
+    if (typeof params[field] !== 'string' || !params[field].trim()) {
+      throw new EngineError('invalid-params', `${field}: required`);
+    }
+  }
+  for (const field of ['Url', 'FallbackUrl', 'StatusCallback'] as const) {
+    const v = params[field];
+    if (v !== undefined && !URL.canParse(v))
+      throw new EngineError('invalid-params', `${field}: not a valid URL: '${redactUrl(v)}'`);
+  }
+  for (const field of ['Method', 'FallbackMethod', 'StatusCallbackMethod'] as const) {
+    const v = params[field];
+    if (v !== undefined && v !== 'GET' && v !== 'POST') {
+      throw new EngineError('invalid-params', `${field}: must be GET or POST, got '${v}'`);
+    }
+  }
+  const timeout = params.Timeout ?? DEFAULT_RING_TIMEOUT;
+  if (!Number.isFinite(timeout) || timeout <= 0) {
+    throw new EngineError('invalid-params', `Timeout: must be a positive number of seconds, got ${timeout}`);
+  }
+  const events = parseCallEvents(params.StatusCallbackEvent);
+  if (typeof events === 'string') throw new EngineError('invalid-params', events);
+  return { timeout, events };
+}
 
 const method = z.enum(['GET', 'POST']);
 const absoluteUrl = z.string().refine((v) => URL.canParse(v), { message: 'must be an absolute URL' });

@@ -1,32 +1,33 @@
 import type { QueueInfo, QueueListener, QueueSnapshot } from '../queue/index.js';
 import { Call } from './call.js';
+import { inboundSetup, outboundSetup } from './call-setups.js';
 import type { Clock } from './clock/clock.js';
 import { RealClock } from './clock/real-clock.js';
 import { DEFAULT_EPOCH, VirtualClock } from './clock/virtual-clock.js';
 import {
   type ConferenceInfo,
   ConferenceRooms,
-  emit as emitConference,
+  muteParticipant,
   type ParticipantInfo,
 } from './conferences.js';
+import { checkCreateCall } from './create-call-schema.js';
 import { EngineError } from './errors.js';
-import { createFetcher, type FetcherCloseOptions, type HttpFetcherOptions, redactUrl } from './fetcher.js';
+import { createFetcher, type FetcherCloseOptions, type HttpFetcherOptions } from './fetcher.js';
 import { HandlerRegistry } from './handlers.js';
 import { prepareScript } from './interpreter.js';
-import { applyModification, parseModifyParams } from './modify-call.js';
+import { modifyLiveCall } from './modify-call.js';
 import type { ModifyCallInput } from './modify-call-schema.js';
 import { splitTarget } from './params.js';
 import { type EngineQueueOptions, QueueService } from './queues/service.js';
 import type { CallRecord, RecordSink } from './records.js';
 import { redactingListener } from './redact-events.js';
+import { runUntilVerb, runUntilWaitingForInput, virtualClock } from './run-until.js';
 import { Runtime } from './runtime.js';
 import { defaultSettings, type EngineSettings } from './settings.js';
 import { numberSid, randomSids, seededSids, skippingSids } from './sids.js';
-import { parseCallEvents } from './status-callbacks.js';
 import type {
   CreateCallParams,
   DefaultParty,
-  EngineEvent,
   EngineEventListener,
   IncomingCallOptions,
   NumberConfig,
@@ -70,8 +71,6 @@ export interface EngineOptions {
   /** Call queues: the store behind them and the size limit of new queues (1..5000, default 100). */
   queues?: EngineQueueOptions;
 }
-
-const DEFAULT_RING_TIMEOUT = 60;
 
 /**
  * Runs calls: fetches RCML (over HTTP or from in-process handlers) and executes it, with
@@ -175,15 +174,7 @@ export class Engine {
    * call ended, nothing was left to run, or the limit passed first.
    */
   runUntilVerb(callSid: string, verb: string, limitSeconds?: number): Promise<boolean> {
-    let hit = false;
-    return this.runWatching(
-      (e) => {
-        if (e.type === 'verb' && e.callSid === callSid && e.verb === verb) hit = true;
-      },
-      () => hit,
-      callSid,
-      limitSeconds,
-    );
+    return runUntilVerb(this.rt, callSid, verb, limitSeconds);
   }
 
   /**
@@ -192,94 +183,18 @@ export class Engine {
    * left to run, or the limit passed first.
    */
   runUntilWaitingForInput(callSid: string, limitSeconds?: number): Promise<boolean> {
-    return this.runWatching(
-      undefined,
-      () => this.rt.live.get(callSid)?.listening === true,
-      callSid,
-      limitSeconds,
-    );
-  }
-
-  /** Runs deadline by deadline until `done()` or the call ends; `watch` sees every event meanwhile. */
-  private async runWatching(
-    watch: ((e: EngineEvent) => void) | undefined,
-    done: () => boolean,
-    callSid: string,
-    limitSeconds = 24 * 3600,
-  ): Promise<boolean> {
-    const clock = this.virtual();
-    const limit = clock.now() + limitSeconds * 1000;
-    const user = this.rt.listener;
-    if (watch) {
-      this.rt.listener = (e) => {
-        user?.(e);
-        watch(e);
-      };
-    }
-    try {
-      for (;;) {
-        await clock.settle();
-        if (done()) return true;
-        if (!this.rt.live.has(callSid) && this.rt.records.has(callSid)) return false;
-        const next = clock.nextDeadline();
-        if (next === undefined || next > limit) return false;
-        await clock.runUntil(next);
-      }
-    } finally {
-      if (watch) this.rt.listener = user;
-    }
+    return runUntilWaitingForInput(this.rt, callSid, limitSeconds);
   }
 
   /** Places an outbound call (the platform's POST Calls); the record is returned at once, `queued`. */
   createCall(params: CreateCallParams): Readonly<CallRecord> {
     this.assertOpen();
-    for (const field of ['From', 'To', 'Url'] as const) {
-      if (typeof params[field] !== 'string' || !params[field].trim()) {
-        throw new EngineError('invalid-params', `${field}: required`);
-      }
-    }
-    for (const field of ['Url', 'FallbackUrl', 'StatusCallback'] as const) {
-      const v = params[field];
-      if (v !== undefined && !URL.canParse(v))
-        throw new EngineError('invalid-params', `${field}: not a valid URL: '${redactUrl(v)}'`);
-    }
-    for (const field of ['Method', 'FallbackMethod', 'StatusCallbackMethod'] as const) {
-      const v = params[field];
-      if (v !== undefined && v !== 'GET' && v !== 'POST') {
-        throw new EngineError('invalid-params', `${field}: must be GET or POST, got '${v}'`);
-      }
-    }
-    const timeout = params.Timeout ?? DEFAULT_RING_TIMEOUT;
-    if (!Number.isFinite(timeout) || timeout <= 0) {
-      throw new EngineError(
-        'invalid-params',
-        `Timeout: must be a positive number of seconds, got ${timeout}`,
-      );
-    }
-    const events = parseCallEvents(params.StatusCallbackEvent);
-    if (typeof events === 'string') throw new EngineError('invalid-params', events);
+    const { timeout, events } = checkCreateCall(params);
     const target = splitTarget(params.To);
     const headers = params.headers || target.headers ? { ...target.headers, ...params.headers } : undefined;
     const record = this.newRecord('outbound-api', params.From, params.To);
     if (params.accountSid) record.accountSid = params.accountSid;
-    const call = new Call(this.rt, {
-      record,
-      party: this.rt.party(params.To, record),
-      outbound: true,
-      ringTimeoutMs: timeout * 1000,
-      headers,
-      first: {
-        url: params.Url,
-        method: params.Method ?? 'POST',
-        kind: 'rcml',
-        fallback: params.FallbackUrl
-          ? { url: params.FallbackUrl, method: params.FallbackMethod ?? 'POST' }
-          : undefined,
-      },
-      callbacks: params.StatusCallback
-        ? { url: params.StatusCallback, method: params.StatusCallbackMethod ?? 'POST', events }
-        : undefined,
-    });
+    const call = new Call(this.rt, outboundSetup(this.rt, record, params, { timeout, events, headers }));
     this.rt.live.set(record.sid, call);
     call.begin();
     return record;
@@ -298,28 +213,7 @@ export class Engine {
     record.callerName = options.callerName;
     record.forwardedFrom = options.forwardedFrom;
     record.phoneNumberSid = number?.sid;
-    const call = new Call(this.rt, {
-      record,
-      party: this.rt.party(from, record),
-      outbound: false,
-      ringTimeoutMs: 0,
-      headers: options.headers,
-      first: number && {
-        url: number.voiceUrl,
-        method: number.voiceMethod ?? 'POST',
-        kind: 'rcml',
-        fallback: number.voiceFallbackUrl
-          ? { url: number.voiceFallbackUrl, method: number.voiceFallbackMethod ?? 'POST' }
-          : undefined,
-      },
-      callbacks: number?.statusCallback
-        ? {
-            url: number.statusCallback,
-            method: number.statusCallbackMethod ?? 'POST',
-            events: new Set(number.statusCallbackEvent ?? ['completed']),
-          }
-        : undefined,
-    });
+    const call = new Call(this.rt, inboundSetup(this.rt, record, from, number, options));
     this.rt.live.set(record.sid, call);
     if (!number) {
       this.rt.notify(record.sid, 'engine.unknown-number', 0, `no voice configuration for number '${to}'`);
@@ -354,21 +248,7 @@ export class Engine {
    */
   modifyCall(callSid: string, params: ModifyCallInput): Readonly<CallRecord> {
     this.assertOpen();
-    const parsed = parseModifyParams(params);
-    const call = this.rt.live.get(callSid);
-    if (!call) {
-      const record = this.rt.records.get(callSid);
-      if (!record) throw new EngineError('unknown-call', `no call with sid '${callSid}'`);
-      throw new EngineError(
-        'not-modifiable',
-        `call '${callSid}' has ended (${record.status}); only live calls can be modified`,
-      );
-    }
-    const shown: Record<string, string> = {};
-    for (const [k, v] of Object.entries(params)) if (v !== undefined) shown[k] = String(v);
-    this.rt.listener?.({ type: 'modify', at: this.clock.now(), callSid, params: shown });
-    applyModification(call, parsed);
-    return call.record;
+    return modifyLiveCall(this.rt, callSid, params);
   }
 
   /**
@@ -377,17 +257,7 @@ export class Engine {
    * Throws `unknown-conference` or `unknown-call` (not in that conference).
    */
   muteParticipant(conferenceSid: string, callSid: string, mute: boolean): ParticipantInfo {
-    const room = ConferenceRooms.of(this.rt).get(conferenceSid);
-    if (!room) throw new EngineError('unknown-conference', `no conference with sid '${conferenceSid}'`);
-    const p = room.participants.get(callSid);
-    if (!p) {
-      throw new EngineError('unknown-call', `call '${callSid}' is not in conference '${conferenceSid}'`);
-    }
-    if (p.muted !== mute) {
-      p.muted = mute;
-      emitConference(room, p.call, mute ? 'mute' : 'unmute');
-    }
-    return room.info().participants.find((x) => x.callSid === callSid)!;
+    return muteParticipant(this.rt, conferenceSid, callSid, mute);
   }
 
   /** A conference room (status, participants with mute and hold), or undefined. */
@@ -492,13 +362,7 @@ export class Engine {
   }
 
   private virtual(): VirtualClock {
-    if (!(this.clock instanceof VirtualClock)) {
-      throw new EngineError(
-        'clock-not-virtual',
-        'this engine runs on the real clock; time cannot be advanced',
-      );
-    }
-    return this.clock;
+    return virtualClock(this.clock);
   }
 
   private assertOpen(): void {

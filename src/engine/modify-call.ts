@@ -4,6 +4,8 @@ import { EngineError } from './errors.js';
 import { releaseLeg } from './legs.js';
 import { setMuted } from './media.js';
 import { type ModifyCallInput, type ModifyCallParams, modifyCallParamsSchema } from './modify-call-schema.js';
+import type { CallRecord } from './records.js';
+import type { Runtime } from './runtime.js';
 
 /** Validates modification parameters; throws `invalid-params` naming the first bad field. */
 export function parseModifyParams(input: ModifyCallInput): ModifyCallParams {
@@ -12,6 +14,33 @@ export function parseModifyParams(input: ModifyCallInput): ModifyCallParams {
   const issue = parsed.error.issues[0];
   const field = issue.path.length ? `${issue.path.join('.')}: ` : '';
   throw new EngineError('invalid-params', `${field}${issue.message}`);
+}
+
+/**
+ * Modifies the live call `callSid` of the engine whose runtime is `rt` (a `modify` event, then
+ * {@link applyModification}); returns its record. Throws `invalid-params`, `unknown-call`, or
+ * `not-modifiable` when the call has ended.
+ */
+export function modifyLiveCall(
+  rt: Runtime<Call>,
+  callSid: string,
+  params: ModifyCallInput,
+): Readonly<CallRecord> {
+  const parsed = parseModifyParams(params);
+  const call = rt.live.get(callSid);
+  if (!call) {
+    const record = rt.records.get(callSid);
+    if (!record) throw new EngineError('unknown-call', `no call with sid '${callSid}'`);
+    throw new EngineError(
+      'not-modifiable',
+      `call '${callSid}' has ended (${record.status}); only live calls can be modified`,
+    );
+  }
+  const shown: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) shown[k] = String(v);
+  rt.listener?.({ type: 'modify', at: rt.clock.now(), callSid, params: shown });
+  applyModification(call, parsed);
+  return call.record;
 }
 
 /**

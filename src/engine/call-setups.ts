@@ -1,0 +1,65 @@
+import type { Call, CallSetup } from './call.js';
+import type { SipHeaders } from './params.js';
+import type { CallRecord } from './records.js';
+import type { Runtime } from './runtime.js';
+import type { CallEventName } from './status-callbacks.js';
+import type { CreateCallParams, IncomingCallOptions, NumberConfig } from './types.js';
+
+/** How an outbound call placed with the platform's POST Calls parameters (checked) is set up. */
+export function outboundSetup(
+  rt: Runtime<Call>,
+  record: CallRecord,
+  params: CreateCallParams,
+  checked: { timeout: number; events: Set<CallEventName>; headers: SipHeaders | undefined },
+): CallSetup {
+  return {
+    record,
+    party: rt.party(params.To, record),
+    outbound: true,
+    ringTimeoutMs: checked.timeout * 1000,
+    headers: checked.headers,
+    first: {
+      url: params.Url,
+      method: params.Method ?? 'POST',
+      kind: 'rcml',
+      fallback: params.FallbackUrl
+        ? { url: params.FallbackUrl, method: params.FallbackMethod ?? 'POST' }
+        : undefined,
+    },
+    callbacks: params.StatusCallback
+      ? { url: params.StatusCallback, method: params.StatusCallbackMethod ?? 'POST', events: checked.events }
+      : undefined,
+  };
+}
+
+/** How an inbound call from `from` to a number is set up (no first document when it is not routed). */
+export function inboundSetup(
+  rt: Runtime<Call>,
+  record: CallRecord,
+  from: string,
+  number: NumberConfig | undefined,
+  options: IncomingCallOptions,
+): CallSetup {
+  return {
+    record,
+    party: rt.party(from, record),
+    outbound: false,
+    ringTimeoutMs: 0,
+    headers: options.headers,
+    first: number && {
+      url: number.voiceUrl,
+      method: number.voiceMethod ?? 'POST',
+      kind: 'rcml',
+      fallback: number.voiceFallbackUrl
+        ? { url: number.voiceFallbackUrl, method: number.voiceFallbackMethod ?? 'POST' }
+        : undefined,
+    },
+    callbacks: number?.statusCallback
+      ? {
+          url: number.statusCallback,
+          method: number.statusCallbackMethod ?? 'POST',
+          events: new Set(number.statusCallbackEvent ?? ['completed']),
+        }
+      : undefined,
+  };
+}
