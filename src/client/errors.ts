@@ -1,3 +1,5 @@
+import type { ErrorBody } from './types.js';
+
 /**
  * An answer of the API other than a success: its HTTP status and, when the body is the API's
  * error body, the platform's numeric `code`, `message` and `more_info` (every code is listed in
@@ -44,16 +46,11 @@ export class RcmlApiError extends Error {
   }
 }
 
-/** The API's JSON error body: `{code, message, more_info, status, parameter?, kind}`. */
-interface ErrorBody {
-  code: number;
-  message: string;
-  more_info?: unknown;
-  parameter?: unknown;
-  kind?: unknown;
-}
+/** What the client needs of the API's error body to call it one. */
+type ErrorFields = Pick<ErrorBody, 'code' | 'message'> &
+  Partial<Record<'more_info' | 'parameter' | 'kind', unknown>>;
 
-function isErrorBody(body: unknown): body is ErrorBody {
+function isErrorBody(body: unknown): body is ErrorFields {
   if (typeof body !== 'object' || body === null) return false;
   const b = body as Record<string, unknown>;
   return typeof b.code === 'number' && typeof b.message === 'string';

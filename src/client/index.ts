@@ -2,9 +2,10 @@
 export { createClient, RcmlClient } from './client.js';
 export { RcmlApiError } from './errors.js';
 export type { Lazy } from './lazy.js';
-export type { Page, PageEnvelope, PagingOptions, RecordList } from './paging.js';
+export type { Page, PagingOptions, RecordList } from './paging.js';
 export type { UpdateApplicationParams } from './resources/accounts.js';
 export type {
+  CallEvent,
   CallHandle,
   CreateCallParams,
   ListCallNotificationsParams,
@@ -19,7 +20,7 @@ export type {
   Participants,
   UpdateParticipantParams,
 } from './resources/conferences.js';
-export type { ListGathersParams } from './resources/gathers.js';
+export type { GatherRecords, ListDtmfGathersParams, ListSpeechGathersParams } from './resources/gathers.js';
 export type { ListNotificationsParams } from './resources/notifications.js';
 export type { ListRecordingsParams, RecordingHandle } from './resources/recordings.js';
 export type { SimCallParams, SimNumberParams } from './resources/sim.js';
@@ -30,7 +31,9 @@ export type {
   Call,
   Conference,
   DtmfGather,
+  ErrorBody,
   Notification,
+  PageEnvelope,
   Participant,
   Recording,
   SimAdvance,

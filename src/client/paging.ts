@@ -1,23 +1,5 @@
 import type { Transport } from './transport.js';
-
-/** The platform's list envelope, beside the list itself (named per resource: `calls`...). */
-export interface PageEnvelope {
-  page: number;
-  num_pages: number;
-  page_size: number;
-  total: number;
-  /** Calls and recordings lists only. */
-  limit?: number;
-  start: string;
-  end: string;
-  uri: string;
-  first_page_uri: string;
-  /** The string `"null"` on the first page. */
-  previous_page_uri: string | null;
-  /** The string `"null"` on the last page. */
-  next_page_uri: string | null;
-  last_page_uri: string;
-}
+import type { PageEnvelope } from './types.js';
 
 /** One page of a list: its records and its envelope. */
 export interface Page<T> {
@@ -97,7 +79,8 @@ export function recordList<T>(
       const envelope = body as unknown as PageEnvelope;
       const taken = items.length > remaining ? items.slice(0, remaining) : items;
       remaining -= taken.length;
-      const link = envelope.next_page_uri;
+      // The platform's last page says the string "null"; a JSON null is read the same.
+      const link: string | null = envelope.next_page_uri;
       // An empty page ends the list even if a link says otherwise (no endless loop).
       next = noLink(link) || items.length === 0 ? undefined : link;
       nextQuery = undefined;

@@ -4,8 +4,23 @@
  * sends each value as text, a list as the field repeated (as the API reads lists).
  */
 
-/** A parameter object of the API with its names' first letter lowered. */
-export type CamelCased<T> = { [K in keyof T as K extends string ? Uncapitalize<K> : never]: T[K] };
+/**
+ * A value as the client takes it for a parameter the API types as text: `'true'`/`'false'` also
+ * as booleans, `'0'`/`'1'` also as numbers, free text also as a number (`Timeout`, `PageSize`);
+ * other literal values (statuses, modes) as they are.
+ */
+export type Loose<V> = V extends 'true'
+  ? V | true
+  : V extends 'false'
+    ? V | false
+    : V extends `${infer N extends number}`
+      ? V | N
+      : string extends V
+        ? V | number
+        : V;
+
+/** A parameter object of the API with its names' first letter lowered and its values {@link Loose}. */
+export type CamelCased<T> = { [K in keyof T as K extends string ? Uncapitalize<K> : never]: Loose<T[K]> };
 
 /** A value the client can put on the wire. */
 export type WireValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];

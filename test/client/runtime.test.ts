@@ -1,8 +1,9 @@
 /** The client's runtime without a server: options, the wire form of parameters, paging, errors. */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { components } from '../../src/client/schema.js';
 import { wirePairs } from '../../src/client/wire.js';
-import { createClient, RcmlApiError } from '../../src/client.js';
+import { type Call, createClient, RcmlApiError, type RcmlClient } from '../../src/client.js';
 
 const OPTIONS = { accountSid: 'AC1', authToken: 'tok', baseUrl: 'http://api.test/rcml' };
 
@@ -211,5 +212,28 @@ describe('errors', () => {
     expect(await recording).toEqual({ sid: 'RE1' });
     expect(await recording).toEqual({ sid: 'RE1' });
     expect(requests).toHaveLength(2);
+  });
+});
+
+describe('types', () => {
+  it('come from the generated schema, and refuse what the API refuses', () => {
+    expectTypeOf<Call>().toEqualTypeOf<components['schemas']['Call']>();
+    expectTypeOf<Awaited<ReturnType<RcmlClient['sim']['advance']>>>().toEqualTypeOf<
+      components['schemas']['SimClock']
+    >();
+    // Checked by the typecheck, never run.
+    const typed = (client: RcmlClient) => {
+      // @ts-expect-error: Url is required.
+      client.calls.create({ from: '+1', to: '+2' });
+      // @ts-expect-error: not a call status.
+      client.calls.list({ status: 'done' });
+      // @ts-expect-error: Log is 0 or 1.
+      client.notifications.list({ log: 2 });
+      // @ts-expect-error: not an event.
+      client.calls.create({ from: '+1', to: '+2', url: 'http://a.test', statusCallbackEvent: ['hungup'] });
+      client.conferences.get('CF1').participants.list({ muted: true, hold: 'false' });
+      client.calls.update('CA1', { status: 'completed', childCallMode: 'Move', mute: false });
+    };
+    expect(typeof typed).toBe('function');
   });
 });

@@ -4,9 +4,9 @@ import type { Transport } from '../transport.js';
 import type {
   Call,
   CreateCallForm,
+  ListCallNotificationsQuery,
+  ListCallRecordingsQuery,
   ListCallsQuery,
-  ListNotificationsQuery,
-  ListRecordingsQuery,
   ModifyCallForm,
   Notification,
   Recording,
@@ -14,16 +14,24 @@ import type {
 import { type CamelCased, wirePairs } from '../wire.js';
 import { accountUrl, listOf, segment } from './base.js';
 
+/** Call progress events a status callback can subscribe to. */
+export type CallEvent = 'initiated' | 'ringing' | 'answered' | 'completed';
+
 /** `client.calls.create(...)`: the form fields of `POST Calls` in camelCase, plus SIP headers. */
-export type CreateCallParams = CamelCased<CreateCallForm> & {
+export type CreateCallParams = Omit<CamelCased<CreateCallForm>, 'statusCallbackEvent'> & {
+  /**
+   * The events to report to `statusCallback` (default `completed`), sent as the field
+   * repeated. (The document types the field as text, the events separated by spaces or commas.)
+   */
+  statusCallbackEvent?: CallEvent | readonly CallEvent[];
   /** SIP headers of the outgoing INVITE, each name starting with `X-`. */
   sipHeaders?: Record<string, string>;
 };
 /** `client.calls.update(sid, ...)`: one of `url`, `status` or `mute` is required. */
 export type UpdateCallParams = CamelCased<ModifyCallForm>;
 export type ListCallsParams = CamelCased<ListCallsQuery> & PagingOptions;
-export type ListCallNotificationsParams = Omit<CamelCased<ListNotificationsQuery>, 'callSid'> & PagingOptions;
-export type ListCallRecordingsParams = Omit<CamelCased<ListRecordingsQuery>, 'callSid'> & PagingOptions;
+export type ListCallNotificationsParams = CamelCased<ListCallNotificationsQuery> & PagingOptions;
+export type ListCallRecordingsParams = CamelCased<ListCallRecordingsQuery> & PagingOptions;
 
 /** A call by sid: `await` it for the record, or reach what hangs off it. */
 export type CallHandle = Lazy<
