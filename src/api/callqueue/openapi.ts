@@ -145,9 +145,20 @@ export const callQueueQueueList = z
   .object({ queues: z.array(callQueueQueue) })
   .meta({ id: 'CallQueueQueueList' });
 
-/** Body of `POST /callqueue/queues/{sid}`. */
+const MAX_SIZE_HINT = 'expected a whole number from 1 to 5000';
+const maxSizeError = (issue: { input?: unknown }) =>
+  issue.input === undefined
+    ? `is required: ${MAX_SIZE_HINT}`
+    : `${MAX_SIZE_HINT}, got ${JSON.stringify(issue.input)}`;
+
+/** Body of `POST /callqueue/queues/{sid}`: only `maxSize` can change (the route validates with it). */
 export const queueChangeBody = z.strictObject({
-  maxSize: z.number().int().min(1).max(5000).describe('Size limit of each side'),
+  maxSize: z
+    .number({ error: maxSizeError })
+    .int({ error: maxSizeError })
+    .min(1, { error: maxSizeError })
+    .max(5000, { error: maxSizeError })
+    .describe('Size limit of each side'),
 });
 
 const callbackForm = z

@@ -6,6 +6,7 @@ import { ApiError, badParameter, notFound } from '../http/errors.js';
 import { queryOf } from '../http/params.js';
 import { type CallQueueDeps, type CallQueueEnv, readJsonObject, routingOf } from './context.js';
 import type { QueuePairing } from './observer.js';
+import { queueChangeBody } from './openapi.js';
 import type { CallQueueRouting } from './routing.js';
 
 function sideJson(view: QueueSideView, routing: CallQueueRouting): Record<string, unknown> {
@@ -61,8 +62,6 @@ export function queueJson(
   };
 }
 
-const MAX_SIZE_HINT = 'expected a whole number from 1 to 5000';
-
 /**
  * The account's queues with their live state (extensions; the platform's API has no queue
  * endpoints): list (optionally by `Name`), get by sid, change the size limit.
@@ -99,14 +98,13 @@ export function registerQueues(app: Hono<CallQueueEnv>, deps: CallQueueDeps): vo
   app.post('/queues/:sid', async (c) => {
     const routing = routingOf(deps);
     const current = await owned(c, routing);
-    const body = await readJsonObject(c);
-    const unknown = Object.keys(body).find((k) => k !== 'maxSize');
-    if (unknown !== undefined) throw badParameter(unknown, 'unknown field (only maxSize can change)');
-    const maxSize = body.maxSize;
-    if (maxSize === undefined) throw badParameter('maxSize', `is required: ${MAX_SIZE_HINT}`);
-    if (typeof maxSize !== 'number' || !Number.isInteger(maxSize) || maxSize < 1 || maxSize > 5000) {
-      throw badParameter('maxSize', `${MAX_SIZE_HINT}, got ${JSON.stringify(maxSize)}`);
+    const parsed = queueChangeBody.safeParse(await readJsonObject(c));
+    if (!parsed.success) {
+      const unknown = parsed.error.issues.find((i) => i.code === 'unrecognized_keys');
+      if (unknown) throw badParameter(unknown.keys[0], 'unknown field (only maxSize can change)');
+      throw badParameter('maxSize', parsed.error.issues[0].message);
     }
+    const { maxSize } = parsed.data;
     try {
       await routing.setQueueMaxSize(current.queue.sid, maxSize);
     } catch (err) {

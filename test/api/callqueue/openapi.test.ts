@@ -26,6 +26,36 @@ describe('Call Queuing OpenAPI declarations', () => {
     expect(unconvertible(areas)).toEqual([]);
   });
 
+  it('the queue change is validated by its declared schema, with the messages it always had', async () => {
+    const s = await callQueueServer();
+    opened.push(s);
+    s.serve('http://app.test/customer', () => xml('<Dial timeout="300"><Queue>support</Queue></Dial>'));
+    await s.json('/callqueue/provisioning', {
+      body: { applicationUrl: 'http://app.test/customer', phoneNumber: '+15550100' },
+    });
+    s.engine.incomingCall('+15551001', '+15550100');
+    await s.engine.advance(5);
+    const sid = (await s.json('/callqueue/queues')).body.queues[0].sid as string;
+    const change = async (body: unknown) => (await s.json(`/callqueue/queues/${sid}`, { body })).body;
+    const hint = 'expected a whole number from 1 to 5000';
+    for (const bad of [0, 5001, 1.5, '7', null, true]) {
+      expect(await change({ maxSize: bad })).toMatchObject({
+        status: 400,
+        parameter: 'maxSize',
+        message: `maxSize: ${hint}, got ${JSON.stringify(bad)}`,
+      });
+    }
+    expect(await change({})).toMatchObject({
+      parameter: 'maxSize',
+      message: `maxSize: is required: ${hint}`,
+    });
+    expect(await change({ name: 'x', maxSize: 0 })).toMatchObject({
+      parameter: 'name',
+      message: 'name: unknown field (only maxSize can change)',
+    });
+    expect(await change({ maxSize: 7 })).toMatchObject({ maxSize: 7 });
+  });
+
   it('match what every route really answers, with and without a call engine', async () => {
     const s = await callQueueServer();
     opened.push(s);
