@@ -11,6 +11,7 @@ import { autoAttendantOpenApi } from './autoattendant/openapi.js';
 import { createCallQueueRoutes } from './callqueue/index.js';
 import { callQueueOpenApi } from './callqueue/openapi.js';
 import type { CallQueueRouting } from './callqueue/routing.js';
+import { type CallOwners, forwardLiveCallWrites } from './cluster-forward.js';
 import { type ConsoleOptions, mountConsole } from './console/routes.js';
 import { SERVICE_PATH } from './designer/context.js';
 import { designerOpenApi } from './designer/openapi.js';
@@ -90,6 +91,11 @@ export interface AppOptions {
   rateLimit?: RateLimitOptions;
   /** The web console at `{base_url}/console` (see docs/console.md). Default: none. */
   console?: ConsoleOptions;
+  /**
+   * In a cluster: who owns each live call. Live-call writes (modify, mute, `/sim` digits and
+   * speech) for a call another node owns are forwarded to it (see `cluster-forward.ts`).
+   */
+  callOwners?: CallOwners;
 }
 
 /** Options of the Call Queuing product of {@link createApp}. */
@@ -218,6 +224,16 @@ export function createApp(options: AppOptions): Hono {
       ? next()
       : limitBody(c, () => limitBodyShape(c, next)),
   );
+  if (options.callOwners) {
+    app.use(
+      '*',
+      forwardLiveCallWrites({
+        owners: options.callOwners,
+        accounts: options.store.accounts,
+        basePath: base.path,
+      }),
+    );
+  }
   mountEnterpriseAreas(
     app,
     { basePath: base.path, baseUrl: base.full, accounts: options.store.accounts, now, onError },

@@ -9,6 +9,7 @@ import { createMemoryDesignerStore } from '../store/designer/memory.js';
 import type { DesignerStore } from '../store/designer/ports.js';
 import type { Store } from '../store/ports.js';
 import { engineRouting } from './callqueue/engine-routing.js';
+import type { CallOwners } from './cluster-forward.js';
 import type { ConsoleFeed } from './console/feed.js';
 import type { ConsoleOptions } from './console/routes.js';
 import { SERVICE_PATH } from './designer/context.js';
@@ -66,6 +67,8 @@ export interface EngineAppOptions {
    * how long sessions last; `false` serves none. Default: served from this package's build.
    */
   console?: Omit<ConsoleOptions, 'feed'> | false;
+  /** In a cluster: who owns each live call, to forward live-call writes to the owner. */
+  callOwners?: CallOwners;
 }
 
 /** Limits each account is held to. */
@@ -96,6 +99,7 @@ export function appOptions(
     ops: { ...options.ops, readiness },
     rateLimit: options.accountLimits?.api,
     console: options.console === false ? undefined : { ...options.console, feed },
+    callOwners: options.callOwners,
   };
 }
 

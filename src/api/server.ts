@@ -5,7 +5,7 @@ import { authTokenMatches, hashAuthToken, newAccount } from '../store/credential
 import type { Store } from '../store/ports.js';
 import { ACCOUNT_SID_PATTERN, randomSid } from '../store/sid.js';
 import type { AccountRecord } from '../store/types.js';
-import { type CallQueueAppOptions, createApp } from './app.js';
+import { type AppOptions, type CallQueueAppOptions, createApp } from './app.js';
 import type { ConsoleOptions } from './console/routes.js';
 import type { DesignerService } from './designer/service.js';
 import type { EnterpriseAreaOptions } from './enterprise/mount.js';
@@ -86,6 +86,8 @@ export interface ServerOptions {
   tls?: TlsOptions;
   /** The web console (see `AppOptions.console`). Default: none. */
   console?: ConsoleOptions;
+  /** In a cluster: who owns each live call (see `AppOptions.callOwners`). */
+  callOwners?: AppOptions['callOwners'];
 }
 
 /** A certificate (chain) and its private key, PEM text or bytes. */
@@ -167,6 +169,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ops: options.ops,
     rateLimit: options.rateLimit,
     console: options.console,
+    callOwners: options.callOwners,
   });
   return {
     url,

@@ -2,9 +2,18 @@
 import { Redis } from 'ioredis';
 import type { QueueStore } from '../queue/store.js';
 import { openPostgresStore, type PostgresStore } from '../store/postgres/open.js';
-import { startHeartbeat } from './heartbeat.js';
+import { removeQueueMembers } from './ghost-members.js';
+import { advertisedUrl, type Heartbeat, NODE_TTL_MS, startHeartbeat } from './heartbeat.js';
+import { subscribeDeaths, watchNodes } from './node-watch.js';
 import { RedisQueuePeers } from './redis-queue-peers.js';
 import { RedisQueueStore } from './redis-queue-store.js';
+import {
+  deathChannel,
+  settleDeadNode,
+  type TakeoverContext,
+  type TakeoverReport,
+  withTakeoverLock,
+} from './takeover.js';
 
 /** Options of {@link openClusterBackends}. */
 export interface ClusterBackendOptions {
@@ -16,10 +25,19 @@ export interface ClusterBackendOptions {
   nodeId: string;
   /** Prefix of every Redis key (one per platform sharing a Redis). Default `rcml`. */
   redisPrefix?: string;
+  /**
+   * How long a node counts as alive after its last heartbeat (beats every third of it), in ms.
+   * Default 10,000. Every node of a cluster should use the same.
+   */
+  nodeTtlMs?: number;
+  /** Told of each takeover of a dead node this node did, and of each that failed (for its log). */
+  onTakeover?: (node: string, outcome: TakeoverReport) => void;
 }
 
 /** What a node runs on, and how to let go of it. */
 export interface ClusterBackends {
+  /** This node's name. */
+  readonly nodeId: string;
   store: PostgresStore;
   /** The shared queue store, when Redis is given. */
   queueStore?: QueueStore;
@@ -27,50 +45,153 @@ export interface ClusterBackends {
   queuePeers?: RedisQueuePeers;
   /** Readiness probes of the shared backends, by name (`postgres`, and `redis` when given). */
   checks: Record<string, () => Promise<void>>;
+  /** Queue members of calls this node left live when it last stopped, removed at start. */
+  readonly interruptedMembers: number;
+  /**
+   * Publishes the URL the other nodes forward live-call requests to (in this node's heartbeat),
+   * once it listens. Without Redis, does nothing.
+   */
+  advertise(url: string): Promise<void>;
+  /** The node that owns a live call of the account, or undefined when the call is not live. */
+  ownerOf(accountSid: string, callSid: string): Promise<string | undefined>;
+  /** The URL `node` advertises: '' while it starts, undefined once its heartbeat has expired. */
+  urlOf(node: string): Promise<string | undefined>;
+  /**
+   * Closes the calls of `node`, whose heartbeat has expired, or waits for the survivor doing it
+   * (bounded); `alive` when the node came back meanwhile.
+   */
+  settleDeadOwner(node: string): Promise<'closed' | 'alive'>;
+  /**
+   * Calls `listener` on this node each time a node of the cluster is found dead (its heartbeat
+   * expired without a clean stop), with the dead node's name, once a survivor has closed its
+   * live calls and removed its queue members; on every surviving node, the one that did it
+   * included. Delivered through Redis pub/sub: at most once, to nodes connected to Redis at the
+   * time. A clean stop is not a death. Returns a function that removes the listener. Without
+   * Redis, never fires.
+   */
+  onNodeDead(listener: (nodeId: string) => void): () => void;
   /** Stops the heartbeat and closes Redis (the store is closed by its server). */
   close(): Promise<void>;
 }
 
 const NODE_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 
+/**
+ * Opens a node's backends. With Redis, the node first takes its own takeover lock (waiting for
+ * a survivor that is closing its calls), starts its heartbeat, then opens the store (which
+ * closes the calls its previous run left live) and removes their queue members: a restarted node
+ * and a survivor never both close a call.
+ */
 export async function openClusterBackends(options: ClusterBackendOptions): Promise<ClusterBackends> {
   if (!NODE_ID.test(options.nodeId)) {
     throw new Error(
       `node id must be 1-64 letters, digits, '.', '_' or '-' (got ${JSON.stringify(options.nodeId)})`,
     );
   }
-  const store = await openPostgresStore({ url: options.databaseUrl, nodeId: options.nodeId });
-  const postgres = async () => {
+  const nodeId = options.nodeId;
+  const postgresCheck = (store: PostgresStore) => async () => {
     await store.pool.query('SELECT 1');
   };
-  if (!options.redisUrl) return { store, checks: { postgres }, close: async () => {} };
+  if (!options.redisUrl) {
+    const store = await openPostgresStore({ url: options.databaseUrl, nodeId });
+    return {
+      nodeId,
+      store,
+      checks: { postgres: postgresCheck(store) },
+      interruptedMembers: 0,
+      advertise: async () => {},
+      ownerOf: (accountSid, callSid) => store.ownerOf(accountSid, callSid),
+      urlOf: async () => undefined,
+      settleDeadOwner: async () => 'alive',
+      onNodeDead: () => () => {},
+      close: async () => {},
+    };
+  }
   const prefix = options.redisPrefix ?? 'rcml';
+  const ttlMs = options.nodeTtlMs ?? NODE_TTL_MS;
+  if (!Number.isInteger(ttlMs) || ttlMs < 100) {
+    throw new Error(`node TTL must be a whole number of ms >= 100 (got ${ttlMs})`);
+  }
   const redis = new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
   } catch (err) {
     redis.disconnect();
-    await store.close();
     throw new Error(
       `cannot reach Redis at ${options.redisUrl}: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
-  const heartbeat = await startHeartbeat(redis, prefix, options.nodeId);
-  const queuePeers = await RedisQueuePeers.start(redis, prefix, options.nodeId);
+  const queueStore = new RedisQueueStore(redis, prefix, nodeId);
+  // A takeover of this node by a survivor must finish before the node closes anything itself.
+  const lockMs = Math.max(3 * ttlMs, 5000);
+  let heartbeat: Heartbeat | undefined;
+  let store: PostgresStore | undefined;
+  let interruptedMembers = 0;
+  try {
+    await withTakeoverLock(
+      { redis, prefix, lockMs },
+      nodeId,
+      async () => {
+        heartbeat = await startHeartbeat(redis, prefix, nodeId, ttlMs);
+        store = await openPostgresStore({ url: options.databaseUrl, nodeId });
+        interruptedMembers = await removeQueueMembers(redis, prefix, queueStore, store.interruptedCalls);
+        // Its previous run died: nodes bridged with its calls hear of it like of any death.
+        if (store.interruptedCalls.length > 0) await redis.publish(deathChannel(prefix), nodeId);
+      },
+      lockMs + ttlMs,
+    );
+    if (!store) throw new Error(`node ${nodeId} is being taken over by another node; try again`);
+  } catch (err) {
+    await heartbeat?.stop();
+    await store?.close();
+    redis.disconnect();
+    throw err;
+  }
+  const opened = store as PostgresStore;
+  const beat = heartbeat as Heartbeat;
+  const context: TakeoverContext = {
+    redis,
+    prefix,
+    self: nodeId,
+    store: opened,
+    queues: queueStore,
+    lockMs,
+    told: options.onTakeover,
+  };
+  const listeners = new Set<(nodeId: string) => void>();
+  const deaths = await subscribeDeaths(redis, prefix, (node) => {
+    for (const listener of [...listeners]) listener(node);
+  });
+  const watch = watchNodes(context, Math.max(1, Math.floor(ttlMs / 3)));
+  const queuePeers = await RedisQueuePeers.start(redis, prefix, nodeId);
+  // Matches with a dead node's calls end as if those calls had hung up.
+  listeners.add((node) => queuePeers.endBridgesWith(node));
   return {
-    store,
-    queueStore: new RedisQueueStore(redis, prefix, options.nodeId),
+    nodeId,
+    store: opened,
+    queueStore,
     queuePeers,
     checks: {
-      postgres,
+      postgres: postgresCheck(opened),
       redis: async () => {
         await redis.ping();
       },
     },
+    interruptedMembers,
+    advertise: (url) => beat.advertise(url),
+    ownerOf: (accountSid, callSid) => opened.ownerOf(accountSid, callSid),
+    urlOf: (node) => advertisedUrl(redis, prefix, node),
+    settleDeadOwner: (node) => settleDeadNode(context, node),
+    onNodeDead: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     close: async () => {
+      watch.stop();
+      deaths.close();
       await queuePeers.close();
-      await heartbeat.stop();
+      await beat.stop();
       redis.disconnect();
     },
   };

@@ -11,7 +11,8 @@ export const INTERRUPTED_CALL_CODE = '12401';
 /**
  * Closes the calls a stopped server left live (by default every live call of the store; a node
  * of a cluster passes those it owned): an answered call becomes `completed`, any other
- * `failed`, both ending `now` with their duration; each gets a warning notification.
+ * `failed`, both ending `now` with their duration; each gets a warning notification, whose text
+ * `message` may word (default: the server stopped, the call was closed on restart).
  * Returns the calls it closed.
  */
 export async function closeInterruptedCalls(
@@ -19,6 +20,7 @@ export async function closeInterruptedCalls(
   now: number,
   sid: SidFactory,
   live?: readonly CallRecord[],
+  message: (call: CallRecord, closed: CallRecord) => string = restartMessage,
 ): Promise<CallRecord[]> {
   const closed: CallRecord[] = [];
   // Started together, the writes of a store with group commit land in one transaction.
@@ -41,7 +43,7 @@ export async function closeInterruptedCalls(
         callSid: call.sid,
         code: INTERRUPTED_CALL_CODE,
         log: 1,
-        message: `rcml.call-interrupted: Call ${call.sid} was ${call.status} when the server stopped; marked ${updated.status} on restart`,
+        message: message(call, updated),
         dateCreated: now,
       }),
     );
@@ -49,4 +51,8 @@ export async function closeInterruptedCalls(
   }
   await Promise.all(writes);
   return closed;
+}
+
+function restartMessage(call: CallRecord, closed: CallRecord): string {
+  return `rcml.call-interrupted: Call ${call.sid} was ${call.status} when the server stopped; marked ${closed.status} on restart`;
 }

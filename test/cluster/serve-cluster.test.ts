@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clusterDatabase } from '../support/cluster.js';
+import { type ServeProcess, startServeProcess } from '../support/serve-process.js';
 import { PG_URL, REDIS_PREFIX, REDIS_URL } from '../support/services.js';
 import { expectServicesShared } from './services-shared.js';
 
-const MAIN = join(import.meta.dirname, '../../src/cli/main.ts');
 const ACCOUNT = `AC${'c'.repeat(32)}`;
 const TOKEN = 'cluster-token';
 const AUTH = `Basic ${Buffer.from(`${ACCOUNT}:${TOKEN}`).toString('base64')}`;
@@ -20,39 +20,11 @@ afterEach(async () => {
   for (const f of cleanups.splice(0)) await f();
 });
 
-/** Starts one node; resolves once it listens. */
-function node(args: string[], env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      MAIN,
-      'serve',
-      '--port',
-      '0',
-      '--account-sid',
-      ACCOUNT,
-      '--auth-token',
-      TOKEN,
-      ...args,
-    ],
-    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stderr?.on('data', (d) => {
-    err += d;
-  });
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (d) => {
-      out += d;
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url && /account sid: AC/.test(out)) resolve({ url, child });
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
-  });
+/** Starts one node of the test's account; resolves once it listens. */
+async function node(args: string[], env: Record<string, string>): Promise<ServeProcess> {
+  const started = await startServeProcess(['--account-sid', ACCOUNT, '--auth-token', TOKEN, ...args], env);
+  children.push(started.child);
+  return started;
 }
 
 const stop = (child: ChildProcess) =>

@@ -16,6 +16,7 @@ import { accountLimitsOf, type ServeLimitOptions, serveLimitOptions } from './se
 import {
   createServeOps,
   drainOnSignals,
+  type ServeOps,
   type ServeOpsOptions,
   scheduleRetention,
   serveOpsOptions,
@@ -100,6 +101,8 @@ interface ServeOptions extends ServeOpsOptions, ServeLimitOptions, EgressOptions
   database?: string;
   redis?: string;
   nodeId?: string;
+  advertiseUrl?: string;
+  nodeTtlMs?: number;
   tlsCert?: string;
   tlsKey?: string;
 }
@@ -122,8 +125,16 @@ function readTls(options: ServeOptions, command: Command): { cert: Buffer; key: 
   return { cert: read('--tls-cert', options.tlsCert), key: read('--tls-key', options.tlsKey) };
 }
 
-/** The store (and, in a cluster, the shared queues) a node runs on. */
-async function openBackends(options: ServeOptions, command: Command) {
+function nodeTtl(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 100 || n > 3_600_000) {
+    throw new InvalidArgumentError('expected whole milliseconds, 100-3600000');
+  }
+  return n;
+}
+
+/** The store (and, in a cluster, the shared queues and liveness) a node runs on. */
+async function openBackends(options: ServeOptions, command: Command, log: ServeOps['log']) {
   if (options.database === undefined) {
     if (options.redis !== undefined || options.nodeId !== undefined) {
       command.error('error: --redis and --node-id need --database', { exitCode: 2 });
@@ -137,6 +148,12 @@ async function openBackends(options: ServeOptions, command: Command) {
   if (options.redis !== undefined && !/^rediss?:\/\//.test(options.redis)) {
     command.error('error: --redis must be a redis:// URL', { exitCode: 2 });
   }
+  if (
+    options.redis === undefined &&
+    (options.advertiseUrl !== undefined || options.nodeTtlMs !== undefined)
+  ) {
+    command.error('error: --advertise-url and --node-ttl-ms need --redis', { exitCode: 2 });
+  }
   const nodeId = options.nodeId ?? 'node1';
   const cluster: ClusterBackends = await openClusterBackends({
     databaseUrl: options.database,
@@ -144,6 +161,14 @@ async function openBackends(options: ServeOptions, command: Command) {
     nodeId,
     // Several platforms can share one Redis, each under its own key prefix.
     redisPrefix: process.env.RCML_REDIS_PREFIX || undefined,
+    nodeTtlMs: options.nodeTtlMs,
+    onTakeover: (node, outcome) => {
+      if (outcome.status === 'done') {
+        log.warn({ node, calls: outcome.calls.length, members: outcome.members }, 'took over a dead node');
+      } else if (outcome.status === 'failed') {
+        log.error({ node, err: outcome.error }, 'taking over a dead node failed');
+      }
+    },
   });
   return {
     store: cluster.store,
@@ -203,6 +228,17 @@ export function registerServe(program: Command): void {
       ),
     )
     .addOption(envOption('--node-id <name>', "this node's name in the cluster (default node1)"))
+    .addOption(
+      envOption(
+        '--advertise-url <url>',
+        'URL the other nodes forward live-call requests to (default the listening URL)',
+      ).argParser(absoluteUrl),
+    )
+    .addOption(
+      envOption('--node-ttl-ms <ms>', 'a node silent this long is taken for dead (default 10000)').argParser(
+        nodeTtl,
+      ),
+    )
     .addOption(envOption('--tls-cert <file>', 'serve HTTPS with this certificate (PEM; needs --tls-key)'))
     .addOption(envOption('--tls-key <file>', 'private key of --tls-cert (PEM)'));
   for (const option of serveOpsOptions()) serve.addOption(option);
@@ -228,7 +264,7 @@ export function registerServe(program: Command): void {
     // (see main) naming the directory and the holder's pid. On PostgreSQL the directory holds
     // nothing (each node closes the calls of its --node-id), so nodes need no directory each.
     const lock = options.database === undefined ? lockDataDirectory(options.data) : undefined;
-    const { store, where, cluster } = await openBackends(options, command);
+    const { store, where, cluster } = await openBackends(options, command, log);
     for (const [name, check] of Object.entries(cluster?.checks ?? {})) ops.readiness.register(name, check);
     let ensured: Awaited<ReturnType<typeof ensureAccount>>;
     // Designer, Call Queuing and enterprise records: in PostgreSQL with the others when given.
@@ -266,6 +302,7 @@ export function registerServe(program: Command): void {
       ops,
       limits,
       accountLimits: accountLimitsOf(options),
+      callOwners: cluster?.queueStore ? cluster : undefined,
     });
     // Retention runs between requests, a batch at a time; it stops before the stores close.
     const retention =
@@ -279,6 +316,8 @@ export function registerServe(program: Command): void {
         lock?.release();
       }
     };
+    // Other nodes forward the requests that need this node's live calls here.
+    await cluster?.advertise(options.advertiseUrl ?? server.url);
     const lines = [`rcml serve: listening on ${server.url} (${where}, clock ${options.clock})`];
     lines.push(egress.line);
     try {

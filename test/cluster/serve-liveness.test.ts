@@ -1,0 +1,207 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisQueueStore } from '../../src/cluster/redis-queue-store.js';
+import { clusterDatabase, eventually } from '../support/cluster.js';
+import { exitOf, type ServeProcess, startServeProcess } from '../support/serve-process.js';
+import { PG_URL, REDIS_PREFIX, REDIS_URL } from '../support/services.js';
+
+const ACCOUNT = `AC${'d'.repeat(32)}`;
+const TOKEN = 'liveness-token';
+const AUTH = `Basic ${Buffer.from(`${ACCOUNT}:${TOKEN}`).toString('base64')}`;
+const ROOT = `/platform/2012-04-24/Accounts/${ACCOUNT}`;
+const HOLD = '+15550100';
+const WAIT = '+15550200';
+const TAKE = '+15550300';
+/** Short enough that a death is seen within seconds, long enough for a node starved of CPU on a busy machine. */
+const TTL_MS = 3000;
+
+const DOCUMENTS: Record<string, string> = {
+  '/hold': '<Response><Say>hello</Say><Pause length="3600"/></Response>',
+  '/wait': '<Response><Enqueue>support</Enqueue></Response>',
+  '/take': '<Response><Dial><Queue>support</Queue></Dial></Response>',
+};
+
+const cleanups: Array<() => Promise<void>> = [];
+const nodes = new Map<string, ServeProcess>();
+let start: (id: string) => Promise<ServeProcess>;
+let redis: Redis;
+let queues: RedisQueueStore;
+let prefix: string;
+
+const send = (base: string, path: string, body?: string) =>
+  fetch(`${base}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { Authorization: AUTH, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body,
+  });
+const json = async (base: string, path: string, body?: string) =>
+  (await (await send(base, path, body)).json()) as Record<string, unknown>;
+const url = (id: string) => (nodes.get(id) as ServeProcess).url;
+/** A node's answer with the node's own address taken out (links name the node asked). */
+const same = (x: unknown) => JSON.parse(JSON.stringify(x).replace(/http:\/\/127\.0\.0\.1:\d+/g, ''));
+
+/** Places an inbound call on node `id` and lets its virtual clock run a second, so it is in its document. */
+async function place(id: string, to: string): Promise<string> {
+  const call = await json(
+    url(id),
+    '/sim/Calls',
+    `From=%2B1555${randomBytes(3).readUIntBE(0, 3) % 10_000_000}&To=${encodeURIComponent(to)}`,
+  );
+  await json(url(id), '/sim/Advance', 'Seconds=1');
+  return call.sid as string;
+}
+
+const members = async () => {
+  const queue = await queues.findQueue(ACCOUNT, 'support');
+  return queue ? (await queues.list(queue.sid, 'enqueued')).map((m) => m.callSid) : [];
+};
+/** The queue's callers once they are `expected` (arrivals land a moment after the clock moved). */
+const waiting = (expected: string[]) =>
+  eventually(`callers ${expected.join(', ')} in the queue`, async () => {
+    const now = await members();
+    return JSON.stringify(now) === JSON.stringify(expected) ? now : undefined;
+  });
+
+describe.skipIf(!PG_URL || !REDIS_URL)('rcml serve nodes watching each other', () => {
+  beforeAll(async () => {
+    const rcml = createServer((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/xml' });
+      res.end(DOCUMENTS[req.url ?? ''] ?? '<Response><Hangup/></Response>');
+    });
+    await new Promise<void>((resolve) => rcml.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => rcml.close(() => resolve())));
+    const documents = `http://127.0.0.1:${(rcml.address() as AddressInfo).port}`;
+    const database = await clusterDatabase(cleanups);
+    prefix = `${REDIS_PREFIX}live_${randomBytes(3).toString('hex')}`;
+    redis = new Redis(REDIS_URL);
+    queues = new RedisQueueStore(redis, prefix);
+    cleanups.push(async () => redis.disconnect());
+    const env = { RCML_DATABASE_URL: database, RCML_REDIS_URL: REDIS_URL, RCML_REDIS_PREFIX: prefix };
+    start = async (id) => {
+      const dir = mkdtempSync(join(tmpdir(), `rcml-${id}-`));
+      cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+      const node = await startServeProcess(
+        [
+          ...['--node-id', id, '--data', dir, '--clock', 'virtual', '--node-ttl-ms', String(TTL_MS)],
+          ...['--account-sid', ACCOUNT, '--auth-token', TOKEN, '--log-format', 'json'],
+          ...['--number', `${HOLD}=${documents}/hold`, '--number', `${WAIT}=${documents}/wait`],
+          ...['--number', `${TAKE}=${documents}/take`],
+        ],
+        env,
+      );
+      nodes.set(id, node);
+      return node;
+    };
+    await Promise.all(['n1', 'n2', 'n3'].map((id) => start(id)));
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const node of nodes.values()) {
+      node.child.kill('SIGKILL');
+      await exitOf(node.child);
+    }
+    for (const f of cleanups.splice(0).reverse()) await f();
+  });
+
+  it('answers reads alike on every node and forwards live-call writes to the owner', async () => {
+    const call = await place('n1', HOLD);
+    const one = await json(url('n1'), `${ROOT}/Calls/${call}.json`);
+    // The owner is the platform's InstanceId of the call.
+    expect(one).toMatchObject({ status: 'in-progress', InstanceId: 'n1' });
+    for (const id of ['n2', 'n3']) {
+      expect(same(await json(url(id), `${ROOT}/Calls/${call}.json`))).toEqual(same(one));
+      expect(same(await json(url(id), `${ROOT}/Calls.json`))).toEqual(
+        same(await json(url('n1'), `${ROOT}/Calls.json`)),
+      );
+    }
+
+    // A refused write: the owner's answer, byte for byte, whichever node is asked.
+    const local = await send(url('n1'), `${ROOT}/Calls/${call}.json`, 'Status=ringing');
+    const forwarded = await send(url('n2'), `${ROOT}/Calls/${call}.json`, 'Status=ringing');
+    expect(forwarded.status).toBe(local.status);
+    expect(forwarded.status).toBe(400);
+    expect(forwarded.headers.get('content-type')).toBe(local.headers.get('content-type'));
+    expect(await forwarded.text()).toBe(await local.text());
+
+    // Digits reach the call on its owner.
+    const digits = await send(url('n3'), `/sim/Calls/${call}/Digits`, 'Digits=1');
+    expect(digits.status).toBe(200);
+    expect(await digits.json()).toEqual({ call_sid: call, digits: '1' });
+    // A wrong token is refused by the node asked, as the route would.
+    const refused = await fetch(`${url('n2')}${ROOT}/Calls/${call}.json`, {
+      method: 'POST',
+      headers: { Authorization: `Basic ${Buffer.from(`${ACCOUNT}:wrong`).toString('base64')}` },
+      body: new URLSearchParams({ Status: 'completed' }),
+    });
+    expect(refused.status).toBe(401);
+
+    // The hang-up sent to n3 ends the call that runs on n1.
+    const ended = await send(url('n3'), `${ROOT}/Calls/${call}.json`, 'Status=completed');
+    expect(ended.status).toBe(200);
+    expect(await ended.json()).toMatchObject({ sid: call, status: 'completed', InstanceId: 'n1' });
+    for (const id of ['n1', 'n2']) {
+      expect(await json(url(id), `${ROOT}/Calls/${call}.json`)).toMatchObject({ status: 'completed' });
+    }
+  }, 60_000);
+
+  it('closes a killed node’s calls and queue members on a survivor, goes on, and lets the node rejoin', async () => {
+    const held = await place('n3', HOLD);
+    const ghost = await place('n3', WAIT);
+    const survivor = await place('n1', WAIT);
+    await waiting([ghost, survivor]);
+
+    const killed = nodes.get('n3') as ServeProcess;
+    killed.child.kill('SIGKILL');
+    await exitOf(killed.child);
+    // A write to its call first finds the owner unreachable, then (its heartbeat expired) the call closed.
+    const answer = await eventually('the held call to be closed', async () => {
+      const r = await send(url('n2'), `${ROOT}/Calls/${held}.json`, 'Status=completed');
+      if (r.status === 503) {
+        expect(r.headers.get('retry-after')).toMatch(/^\d+$/);
+        return undefined;
+      }
+      return r;
+    });
+    expect(answer.status).toBe(409);
+    expect(await answer.json()).toMatchObject({ code: 21220 });
+
+    for (const id of ['n1', 'n2']) {
+      expect(await json(url(id), `${ROOT}/Calls/${held}.json`)).toMatchObject({
+        status: 'completed',
+        InstanceId: 'n3',
+      });
+      expect(await json(url(id), `${ROOT}/Calls/${ghost}.json`)).toMatchObject({ status: 'completed' });
+      const notes = (await json(url(id), `${ROOT}/Notifications.json?PageSize=100`)).notifications as Array<
+        Record<string, unknown>
+      >;
+      const interrupted = notes.filter((n) => n.error_code === '12401' || n.error_code === 12401);
+      expect(interrupted.map((n) => n.call_sid).sort()).toEqual([ghost, held].sort());
+    }
+    // Its member left the queue; the survivor's moved up.
+    expect(await members()).toEqual([survivor]);
+    const took = [...nodes.values()].filter((n) => `${n.out()}${n.err()}`.includes('took over a dead node'));
+    expect(took).toHaveLength(1);
+
+    // The others go on: a dialer meets the survivor's member, not the ghost.
+    await place('n1', TAKE);
+    await waiting([]);
+    const next = await place('n2', WAIT);
+    await waiting([next]);
+
+    // The node rejoins under its name with nothing left to close.
+    const back = await start('n3');
+    expect(back.out()).not.toContain('left live by the previous run');
+    expect(await redis.hget(`${prefix}:nodes`, 'n3')).toBe(back.url);
+    const notes = (await json(back.url, `${ROOT}/Notifications.json?PageSize=100`))
+      .notifications as unknown[];
+    expect(same(notes)).toEqual(
+      same((await json(url('n1'), `${ROOT}/Notifications.json?PageSize=100`)).notifications),
+    );
+  }, 90_000);
+});
