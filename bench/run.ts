@@ -6,6 +6,7 @@ const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<voi
   { name: 'api', load: () => import('./api.js') },
   { name: 'postgres', load: () => import('./postgres.js') },
   { name: 'queue', load: () => import('./queue.js') },
+  { name: 'cluster', load: () => import('./cluster.js') },
   { name: 'rcml', load: () => import('./rcml.js') },
   { name: 'designer', load: () => import('./designer.js') },
   { name: 'designer-service', load: () => import('./designer-service.js') },

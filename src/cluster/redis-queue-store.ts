@@ -3,7 +3,15 @@ import { QueueError } from '../queue/errors.js';
 import type { AtomicArrival, LocatedMember, QueueStore } from '../queue/store.js';
 import type { QueueInfo, QueueMember, QueueSide, ServedStats } from '../queue/types.js';
 import { otherSide } from '../queue/types.js';
-import { ARRIVE, DEQUEUE_HEAD, ENQUEUE, ENSURE_QUEUE, REMOVE, SET_MAX_SIZE } from './redis-scripts.js';
+import {
+  ARRIVE,
+  DEQUEUE_HEAD,
+  ENQUEUE,
+  ENSURE_QUEUE,
+  FIND_QUEUE,
+  REMOVE,
+  SET_MAX_SIZE,
+} from './redis-scripts.js';
 
 type Reply = string | number | null | Reply[];
 
@@ -100,9 +108,10 @@ export class RedisQueueStore implements QueueStore {
     return raw === null ? undefined : (JSON.parse(raw) as QueueInfo);
   }
 
+  // Every arrival looks its queue up by name first: one script, so an arrival costs two round trips.
   async findQueue(accountSid: string, name: string): Promise<QueueInfo | undefined> {
-    const sid = await this.redis.hget(this.key('names', accountSid), name);
-    return sid === null ? undefined : this.getQueue(sid);
+    const raw = await this.script(FIND_QUEUE, [this.key('names', accountSid)], [name, this.key('queue', '')]);
+    return raw === null ? undefined : (JSON.parse(raw as string) as QueueInfo);
   }
 
   async listQueues(accountSid: string): Promise<QueueInfo[]> {

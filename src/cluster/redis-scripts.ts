@@ -25,6 +25,12 @@ redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3])
 return ARGV[1]`;
 
+/** KEYS: names. ARGV: name, prefix of queue keys. -> the queue's JSON, or nil (one round trip). */
+export const FIND_QUEUE = `
+local sid = redis.call('HGET', KEYS[1], ARGV[1])
+if not sid then return nil end
+return redis.call('GET', ARGV[2] .. sid)`;
+
 /** KEYS: queue. ARGV: maxSize. -> the updated JSON, or nil. */
 export const SET_MAX_SIZE = `
 local raw = redis.call('GET', KEYS[1])

@@ -170,20 +170,38 @@ describe.skipIf(!REDIS_URL)('Redis queue store', () => {
   });
 });
 
+/** Counts the commands `redis` sends from now on (each one round trip). */
+function countCommands(redis: Redis): () => number {
+  let sent = 0;
+  const original = redis.sendCommand.bind(redis);
+  redis.sendCommand = ((...args: Parameters<Redis['sendCommand']>) => {
+    sent++;
+    return original(...args);
+  }) as Redis['sendCommand'];
+  return () => sent;
+}
+
 describe.skipIf(!REDIS_URL)('Redis queue store costs', () => {
   it('takes one round trip for an arrival', async () => {
     const [s] = nodes(1);
     await s.ensureQueue({ sid: 'QU9', accountSid: ACCOUNT, name: 'x', maxSize: 5, dateCreated: 0 });
     const redis = (s as unknown as { redis: Redis }).redis;
     await s.arrive('QU9', { callSid: 'warm', side: 'enqueued', enqueuedAt: 0 }); // loads the script
-    let sent = 0;
-    const original = redis.sendCommand.bind(redis);
-    redis.sendCommand = ((...args: Parameters<Redis['sendCommand']>) => {
-      sent++;
-      return original(...args);
-    }) as Redis['sendCommand'];
+    const sent = countCommands(redis);
     await s.arrive('QU9', { callSid: 'd', side: 'dialer', enqueuedAt: 1 });
     await s.arrive('QU9', { callSid: 'e', side: 'enqueued', enqueuedAt: 2 });
-    expect(sent).toBe(2);
+    expect(sent()).toBe(2);
+  });
+
+  it('takes two round trips for an arrival through the matcher, the queue looked up by name included', async () => {
+    const [s] = nodes(1);
+    const matcher = matcherOn(s, () => 5);
+    await matcher.dial({ accountSid: ACCOUNT, queueName: 'named', callSid: 'warm' }); // loads the scripts
+    const redis = (s as unknown as { redis: Redis }).redis;
+    const sent = countCommands(redis);
+    const out = await matcher.enqueue({ accountSid: ACCOUNT, queueName: 'named', callSid: 'e' });
+    expect(out).toMatchObject({ status: 'matched', partner: { callSid: 'warm' } });
+    expect(sent()).toBe(2);
+    expect(await s.findQueue(ACCOUNT, 'nameless')).toBeUndefined();
   });
 });
