@@ -99,5 +99,6 @@ describe.skipIf(!PG_URL || !REDIS_URL)('rcml serve nodes on PostgreSQL and Redis
     await stop(one.child);
     expect(await redis.keys(`${prefix}:node:*`)).toEqual([`${prefix}:node:n2`]);
     await stop(two.child);
-  });
+    // Two real processes: their start alone takes seconds on a busy machine.
+  }, 90_000);
 });
