@@ -13,6 +13,8 @@ export default defineConfig({
     setupFiles: ['test/setup.ts'],
     globalSetup: ['test/support/global-services.ts'],
     pool: 'forks',
+    // Many files wait on child processes (rcml serve, Chromium): two workers keep both cores busy.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
