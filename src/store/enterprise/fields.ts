@@ -19,6 +19,12 @@ export interface RecordFields {
   unique: string | null;
 }
 
+/** What every stored record carries: its sid, its account and when it was created. */
+export type Owned = { sid: string; accountSid: string; dateCreated: number };
+
+/** The column each search sort orders by (the SQL stores). */
+export const SORT_COLUMN = { name: 'name_key', email: 'email_key', dateCreated: 'date_created' } as const;
+
 /** The kinds of record, each with how its fields are read. */
 export type RecordKind = 'enterprise' | 'user' | 'announcement' | 'workspace' | 'activity' | 'taskQueue';
 

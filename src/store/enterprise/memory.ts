@@ -1,5 +1,12 @@
 import type { Page } from '../types.js';
-import { compareFields, fieldsMatch, fieldsOf, type RecordFields, type RecordKind } from './fields.js';
+import {
+  compareFields,
+  fieldsMatch,
+  fieldsOf,
+  type Owned,
+  type RecordFields,
+  type RecordKind,
+} from './fields.js';
 import { DuplicateRecordError, type EnterpriseStore, type Repository } from './ports.js';
 import type {
   AaUserRecord,
@@ -10,8 +17,6 @@ import type {
   TaskQueueRecord,
   WorkspaceRecord,
 } from './types.js';
-
-type Owned = { sid: string; accountSid: string; dateCreated: number };
 
 interface Table<R extends Owned> extends Repository<R> {
   rows: Map<string, { record: R; fields: RecordFields }>;

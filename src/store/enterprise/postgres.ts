@@ -15,7 +15,7 @@ import {
 } from '../postgres/connection.js';
 import type { Reader } from '../postgres/paging.js';
 import type { Page } from '../types.js';
-import { fieldsOf, type RecordKind } from './fields.js';
+import { fieldsOf, type Owned, type RecordKind, SORT_COLUMN } from './fields.js';
 import {
   type AnnouncementRepository,
   DuplicateRecordError,
@@ -33,10 +33,6 @@ import type {
   TaskQueueRecord,
   WorkspaceRecord,
 } from './types.js';
-
-type Owned = { sid: string; accountSid: string; dateCreated: number };
-
-const SORT_COLUMN = { name: 'name_key', email: 'email_key', dateCreated: 'date_created' } as const;
 
 /** Inserts or replaces a record of `kind` on `client`; a uniqueness clash throws {@link DuplicateRecordError}. */
 async function upsert(client: pg.PoolClient, kind: RecordKind, record: Owned): Promise<void> {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { openDatabase } from '../sqlite/driver.js';
 import type { Page } from '../types.js';
-import { fieldsOf, type RecordKind } from './fields.js';
+import { fieldsOf, type Owned, type RecordKind, SORT_COLUMN } from './fields.js';
 import { migrateEnterprise } from './migrations.js';
 import {
   type AnnouncementRepository,
@@ -22,10 +22,6 @@ import type {
   TaskQueueRecord,
   WorkspaceRecord,
 } from './types.js';
-
-type Owned = { sid: string; accountSid: string; dateCreated: number };
-
-const SORT_COLUMN = { name: 'name_key', email: 'email_key', dateCreated: 'date_created' } as const;
 
 function isUniqueViolation(err: unknown): boolean {
   return err instanceof Error && 'code' in err && err.code === 'SQLITE_CONSTRAINT_UNIQUE';
