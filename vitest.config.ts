@@ -14,8 +14,9 @@ export default defineConfig({
     globalSetup: ['test/support/global-services.ts'],
     pool: 'forks',
     // Many files wait on child processes (rcml serve, Chromium): two workers keep both cores busy.
+    // A minute per test: starting a process takes seconds more on a loaded machine; a hang still fails.
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

@@ -50,7 +50,8 @@ describe('runLoad', () => {
     expect(all.p90).toBeGreaterThanOrEqual(30);
     expect(all.p99).toBeGreaterThanOrEqual(80);
     expect(all.max).toBeGreaterThanOrEqual(80);
-    expect(all.p50).toBeLessThan(80);
+    // Upper bounds relative to each other, not to the clock: a loaded machine delays every request.
+    expect(all.p50).toBeLessThan(all.p99);
     expect(all.p50).toBeLessThanOrEqual(all.p90);
     expect(all.p90).toBeLessThanOrEqual(all.p99);
   });
