@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { API_VERSION } from '../engine/records.js';
 import { createMemoryCallQueueStore } from '../store/callqueue/memory.js';
 import type { CallQueueStore } from '../store/callqueue/ports.js';
+import type { SharedChanges } from '../store/changes.js';
 import { createMemoryDesignerStore } from '../store/designer/memory.js';
 import type { Store } from '../store/ports.js';
 import type { SidFactory } from '../store/sid.js';
@@ -96,6 +97,12 @@ export interface AppOptions {
    * speech) for a call another node owns are forwarded to it (see `cluster-forward.ts`).
    */
   callOwners?: CallOwners;
+  /**
+   * In a cluster: how the designer builds and Call Queuing routes this app keeps in memory
+   * follow writes made through other nodes (see `SharedChanges`; a given `designer` takes its
+   * own). Default: a single node's, no-op.
+   */
+  changes?: SharedChanges;
 }
 
 /** Options of the Call Queuing product of {@link createApp}. */
@@ -155,6 +162,7 @@ export function createApp(options: AppOptions): Hono {
       designer: createMemoryDesignerStore(),
       basePath: base.path,
       now: options.now,
+      changes: options.changes,
     });
   const deps: PlatformDeps = {
     store: options.store,
@@ -190,6 +198,7 @@ export function createApp(options: AppOptions): Hono {
     now,
     newSid: options.callQueue?.newSid,
     onError,
+    changes: options.changes,
   });
   const restored = callQueue.restore().then(
     () => undefined,

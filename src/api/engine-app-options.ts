@@ -5,6 +5,7 @@
 import type { Engine, EngineOptions } from '../engine/engine.js';
 import type { NumberConfig } from '../engine/types.js';
 import type { CallQueueStore } from '../store/callqueue/ports.js';
+import type { SharedChanges } from '../store/changes.js';
 import { createMemoryDesignerStore } from '../store/designer/memory.js';
 import type { DesignerStore } from '../store/designer/ports.js';
 import type { Store } from '../store/ports.js';
@@ -69,6 +70,11 @@ export interface EngineAppOptions {
   console?: Omit<ConsoleOptions, 'feed'> | false;
   /** In a cluster: who owns each live call, to forward live-call writes to the owner. */
   callOwners?: CallOwners;
+  /**
+   * In a cluster: how designer builds and Call Queuing routes kept in this node's memory follow
+   * writes made through other nodes (see `SharedChanges`). Default: a single node's, no-op.
+   */
+  changes?: SharedChanges;
 }
 
 /** Limits each account is held to. */
@@ -100,6 +106,7 @@ export function appOptions(
     rateLimit: options.accountLimits?.api,
     console: options.console === false ? undefined : { ...options.console, feed },
     callOwners: options.callOwners,
+    changes: options.changes,
   };
 }
 
@@ -116,6 +123,7 @@ export function designerOf(
     basePath: basePathOf((options as { baseUrl?: string }).baseUrl),
     now: () => engine.now(),
     fetch: guarded?.fetch,
+    changes: options.changes,
   });
   return {
     ...service,

@@ -1,7 +1,9 @@
 /** The shared backends of a node of a cluster: records in PostgreSQL, queues and liveness in Redis. */
 import { Redis } from 'ioredis';
 import type { QueueStore } from '../queue/store.js';
+import { localChanges, type SharedChanges } from '../store/changes.js';
 import { openPostgresStore, type PostgresStore } from '../store/postgres/open.js';
+import { RedisChanges } from './changes.js';
 import { removeQueueMembers } from './ghost-members.js';
 import { advertisedUrl, type Heartbeat, NODE_TTL_MS, startHeartbeat } from './heartbeat.js';
 import { subscribeDeaths, watchNodes } from './node-watch.js';
@@ -32,6 +34,8 @@ export interface ClusterBackendOptions {
   nodeTtlMs?: number;
   /** Told of each takeover of a dead node this node did, and of each that failed (for its log). */
   onTakeover?: (node: string, outcome: TakeoverReport) => void;
+  /** Told of change notices that could not be sent and of their listeners' failures. */
+  onError?: (err: unknown) => void;
 }
 
 /** What a node runs on, and how to let go of it. */
@@ -43,6 +47,12 @@ export interface ClusterBackends {
   queueStore?: QueueStore;
   /** How this node's queues bridge calls matched with calls of other nodes, when Redis is given. */
   queuePeers?: RedisQueuePeers;
+  /**
+   * How the records cached in this node's memory follow writes made through other nodes
+   * (`src/store/changes.ts`): Redis pub/sub when Redis is given; without it, no other node
+   * is told (run a single node on PostgreSQL without Redis).
+   */
+  changes: SharedChanges;
   /** Readiness probes of the shared backends, by name (`postgres`, and `redis` when given). */
   checks: Record<string, () => Promise<void>>;
   /** Queue members of calls this node left live when it last stopped, removed at start. */
@@ -97,6 +107,7 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
     return {
       nodeId,
       store,
+      changes: localChanges,
       checks: { postgres: postgresCheck(store) },
       interruptedMembers: 0,
       advertise: async () => {},
@@ -165,6 +176,7 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
   });
   const watch = watchNodes(context, Math.max(1, Math.floor(ttlMs / 3)));
   const queuePeers = await RedisQueuePeers.start(redis, prefix, nodeId);
+  const changes = await RedisChanges.start(redis, prefix, nodeId, options.onError);
   // Matches with a dead node's calls end as if those calls had hung up.
   listeners.add((node) => queuePeers.endBridgesWith(node));
   return {
@@ -172,6 +184,7 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
     store: opened,
     queueStore,
     queuePeers,
+    changes,
     checks: {
       postgres: postgresCheck(opened),
       redis: async () => {
@@ -190,6 +203,7 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
     close: async () => {
       watch.stop();
       deaths.close();
+      changes.close();
       await queuePeers.close();
       await beat.stop();
       redis.disconnect();

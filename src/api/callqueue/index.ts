@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { CallQueueStore } from '../../store/callqueue/ports.js';
+import type { SharedChanges } from '../../store/changes.js';
 import type { Store } from '../../store/ports.js';
 import type { SidFactory } from '../../store/sid.js';
 import { basicAuth } from '../http/auth.js';
@@ -27,6 +28,8 @@ export interface CallQueueRoutesOptions {
   now: () => number;
   newSid?: SidFactory;
   onError: (err: unknown) => void;
+  /** Change notices between the nodes of a cluster (see `CallQueueService`). */
+  changes?: SharedChanges;
 }
 
 /** The Call Queuing routes, to mount at `{base_url}/callqueue`, with their service. */
@@ -35,7 +38,7 @@ export interface CallQueueRoutes {
   service: CallQueueService;
   /** Routes every stored number (call once when a server starts over an existing store). */
   restore(): Promise<number>;
-  /** Stops following queue events. */
+  /** Stops following queue events and change notices. */
   close(): void;
 }
 
@@ -50,6 +53,7 @@ export function createCallQueueRoutes(options: CallQueueRoutesOptions): CallQueu
     baseUrl: options.baseUrl,
     now: options.now,
     newSid: options.newSid,
+    changes: options.changes,
   });
   const observer = new QueueObserver(service, options.onError);
   const deps: CallQueueDeps = { service, observer };
@@ -62,5 +66,13 @@ export function createCallQueueRoutes(options: CallQueueRoutesOptions): CallQueu
   registerNumbers(authed, deps);
   registerQueues(authed, deps);
   app.route('/', authed);
-  return { app, service, restore: () => service.restore(), close: () => observer.close() };
+  return {
+    app,
+    service,
+    restore: () => service.restore(),
+    close: () => {
+      observer.close();
+      service.close();
+    },
+  };
 }

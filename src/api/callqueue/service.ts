@@ -2,6 +2,7 @@ import type { NumberConfig } from '../../engine/types.js';
 import type { CallQueueStore } from '../../store/callqueue/ports.js';
 import { PhoneNumberTakenError } from '../../store/callqueue/ports.js';
 import type { CallQueueNumberRecord } from '../../store/callqueue/types.js';
+import { localChanges, type SharedChanges } from '../../store/changes.js';
 import { randomSid, type SidFactory } from '../../store/sid.js';
 import { ApiError } from '../http/errors.js';
 import { dialledForms } from './phone-number.js';
@@ -27,14 +28,24 @@ export interface CallQueueServiceOptions {
   baseUrl: string;
   now: () => number;
   newSid?: SidFactory;
+  /**
+   * In a cluster: tells the other nodes of numbers provisioned, overridden or unprovisioned
+   * here, and routes those changed on other nodes. Default: a single node's, no-op.
+   */
+  changes?: SharedChanges;
 }
+
+/** Area of the change notices of Call Queuing numbers (key: the phone number, E.164). */
+export const CALLQUEUE_NUMBER_AREA = 'callqueue-number';
 
 /** Events a provisioned number's status callback subscribes to. */
 const CALLBACK_EVENTS = ['ringing', 'answered', 'completed'] as const;
 
 /**
  * Provisioning and routing of Call Queuing numbers. Requests for one phone number run one at a
- * time, so two concurrent provisionings cannot both create it.
+ * time, so two concurrent provisionings cannot both create it. The engine's routing is this
+ * node's copy of the stored numbers: in a cluster a change made through another node arrives as
+ * a change notice naming the phone number, which is read again from the store.
  */
 export class CallQueueService {
   readonly store: CallQueueStore;
@@ -44,7 +55,11 @@ export class CallQueueService {
   private readonly newSid: SidFactory;
   /** Sids of the numbers this service routes: only their calls' queue steps are recorded. */
   private readonly routed = new Set<string>();
+  /** Phone number -> sid of the number routed for it. */
+  private readonly byPhone = new Map<string, string>();
   private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly changes: SharedChanges;
+  private readonly unsubscribe: () => void;
 
   constructor(options: CallQueueServiceOptions) {
     this.store = options.store;
@@ -52,6 +67,19 @@ export class CallQueueService {
     this.baseUrl = options.baseUrl;
     this.now = options.now;
     this.newSid = options.newSid ?? randomSid;
+    this.changes = options.changes ?? localChanges;
+    this.unsubscribe = this.changes.subscribe({
+      changed: (notice) => {
+        if (notice.area !== CALLQUEUE_NUMBER_AREA) return;
+        return this.serial(notice.key, () => this.reread(notice.key));
+      },
+      reset: () => this.resync(),
+    });
+  }
+
+  /** Stops hearing change notices. */
+  close(): void {
+    this.unsubscribe();
   }
 
   /** Whether `numberSid` is a number this service provisioned (and still routes). */
@@ -75,7 +103,17 @@ export class CallQueueService {
   private route(number: CallQueueNumberRecord): void {
     const config = this.configOf(number);
     for (const form of dialledForms(number.phoneNumber)) this.routing?.route(form, config);
+    const before = this.byPhone.get(number.phoneNumber);
+    if (before !== undefined && before !== number.sid) this.routed.delete(before);
+    this.byPhone.set(number.phoneNumber, number.sid);
     this.routed.add(number.sid);
+  }
+
+  private unroute(phoneNumber: string): void {
+    for (const form of dialledForms(phoneNumber)) this.routing?.unroute(form);
+    const sid = this.byPhone.get(phoneNumber);
+    if (sid !== undefined) this.routed.delete(sid);
+    this.byPhone.delete(phoneNumber);
   }
 
   /** Routes every stored number (a server starting over an existing store). */
@@ -83,6 +121,22 @@ export class CallQueueService {
     const all = await this.store.numbers.listAll();
     for (const n of all) this.route(n);
     return all.length;
+  }
+
+  /** Follows a number changed on another node: routed as stored now, or no longer. */
+  private async reread(phoneNumber: string): Promise<void> {
+    const number = await this.store.numbers.findByPhoneNumber(phoneNumber);
+    if (number) this.route(number);
+    else if (this.byPhone.has(phoneNumber)) this.unroute(phoneNumber);
+  }
+
+  /** Notices may have been missed: every number is read again, each under its phone's turn. */
+  private async resync(): Promise<void> {
+    const phones = new Set([
+      ...this.byPhone.keys(),
+      ...(await this.store.numbers.listAll()).map((n) => n.phoneNumber),
+    ]);
+    await Promise.all([...phones].map((phone) => this.serial(phone, () => this.reread(phone))));
   }
 
   private serial<T>(key: string, work: () => Promise<T>): Promise<T> {
@@ -133,6 +187,7 @@ export class CallQueueService {
         throw err;
       }
       this.route(number);
+      await this.announce(number);
       return number;
     });
   }
@@ -143,9 +198,17 @@ export class CallQueueService {
     if (!number) return false;
     return this.serial(number.phoneNumber, async () => {
       if (!(await this.store.numbers.delete(accountSid, sid))) return false;
-      for (const form of dialledForms(number.phoneNumber)) this.routing?.unroute(form);
-      this.routed.delete(sid);
+      this.unroute(number.phoneNumber);
+      await this.announce(number);
       return true;
+    });
+  }
+
+  private announce(number: CallQueueNumberRecord): Promise<void> {
+    return this.changes.publish({
+      area: CALLQUEUE_NUMBER_AREA,
+      accountSid: number.accountSid,
+      key: number.phoneNumber,
     });
   }
 }

@@ -49,6 +49,7 @@ export async function buildApp(deps: DesignerDeps, record: DesignerAppRecord): P
     throw new ApiError(404, 'not-found', `Application ${record.sid} not found`);
   }
   deps.runtime.install(built, running);
+  await deps.runtime.announce(built.accountSid, built.sid);
   const knownVariables = parameters.map((p) => p.name);
   return { record: built, diagnostics: lintProject(record.state, { knownVariables }).diagnostics };
 }

@@ -1,6 +1,7 @@
 /** What the designer routes share: options with their defaults, the environment, lookups. */
 import type { Context } from 'hono';
 import type { FetchLike } from '../../designer/context.js';
+import { localChanges, type SharedChanges } from '../../store/changes.js';
 import type { DesignerStore } from '../../store/designer/ports.js';
 import type { DesignerAppRecord } from '../../store/designer/types.js';
 import type { Store } from '../../store/ports.js';
@@ -38,6 +39,11 @@ export interface DesignerServiceOptions {
   fetch?: FetchLike;
   /** Cap of external-service timeouts in ms. Default 5000. */
   esMaxTimeout?: number;
+  /**
+   * In a cluster: tells the other nodes of builds, settings and deletions made here, and drops
+   * the compiled builds they change. Default: a single node's, no-op.
+   */
+  changes?: SharedChanges;
 }
 
 /** Options with their defaults filled in. */
@@ -60,6 +66,7 @@ export function configOf(options: DesignerServiceOptions): DesignerConfig {
     maxPinnedCalls: options.maxPinnedCalls ?? 10_000,
     now: options.now ?? Date.now,
     esMaxTimeout: options.esMaxTimeout ?? 5000,
+    changes: options.changes ?? localChanges,
   };
 }
 

@@ -104,6 +104,7 @@ export async function createApplication(
     // Nothing half-made stays behind.
     await designer.apps.delete(record.accountSid, record.sid);
     deps.runtime.forget(record.sid);
+    await deps.runtime.announce(record.accountSid, record.sid);
     throw err;
   }
 }
@@ -117,6 +118,7 @@ export async function deleteApplication(
   const removed = await deps.config.designer.apps.delete(accountSid, sid);
   if (!removed) return false;
   deps.runtime.forget(sid);
+  await deps.runtime.announce(accountSid, sid);
   await deps.config.store.applications.delete(accountSid, sid);
   return true;
 }

@@ -1,10 +1,13 @@
 /**
  * The running side of the service: the compiled build of each application, which build each
  * call runs (a call keeps the build it started with), rendering, and the application logs.
- * Compiled builds live in this process; the store holds what they are compiled from.
+ * Compiled builds live in this process; the store holds what they are compiled from. In a
+ * cluster a build, settings change or deletion made through another node arrives as a change
+ * notice: the application is dropped here and compiled again from the store when next rendered.
  */
 import { type CompiledApp, compileProject } from '../../designer/compile.js';
 import type { FetchLike } from '../../designer/context.js';
+import type { SharedChanges } from '../../store/changes.js';
 import type { DesignerStore } from '../../store/designer/ports.js';
 import type { DesignerAppRecord, DesignerBuild, DesignerSettings } from '../../store/designer/types.js';
 import { logLine, logs } from './app-log.js';
@@ -19,7 +22,12 @@ export interface RuntimeOptions {
   esMaxTimeout: number;
   /** Where an application's local media files are served. */
   mediaPath: (sid: string) => string;
+  /** Change notices between the nodes of a cluster. */
+  changes: SharedChanges;
 }
+
+/** Area of the change notices of applications (key: the application sid). */
+export const DESIGNER_APP_AREA = 'designer-app';
 
 /** One compiled build. */
 export interface RunningBuild {
@@ -53,8 +61,38 @@ export class DesignerRuntime {
   /** `${sid} ${CallSid}` -> the build that call started with, least recently used first. */
   private readonly pins = new Map<string, RunningBuild>();
   private readonly pending = new Map<string, string[]>();
+  /** Moves on with every drop: a store read begun before one is not kept (it may be stale). */
+  private drops = 0;
+  private readonly unsubscribe: () => void;
 
-  constructor(private readonly config: RuntimeOptions) {}
+  constructor(private readonly config: RuntimeOptions) {
+    this.unsubscribe = config.changes.subscribe({
+      changed: (notice) => {
+        if (notice.area === DESIGNER_APP_AREA) this.drop(notice.key);
+      },
+      reset: () => this.drop(),
+    });
+  }
+
+  /** Tells the other nodes that an application's build, settings or existence changed. */
+  announce(accountSid: string, sid: string): Promise<void> {
+    return this.config.changes.publish({ area: DESIGNER_APP_AREA, accountSid, key: sid });
+  }
+
+  /**
+   * Forgets the compiled build and settings of one application (every one without `sid`); the
+   * builds calls are pinned to stay.
+   */
+  drop(sid?: string): void {
+    this.drops += 1;
+    if (sid === undefined) this.live.clear();
+    else this.live.delete(sid);
+  }
+
+  /** Stops hearing change notices. */
+  close(): void {
+    this.unsubscribe();
+  }
 
   /** Compiles a build (throws `ProjectError` when the structure is invalid). */
   compile(sid: string, build: Pick<DesignerBuild, 'state' | 'parameters' | 'version'>): RunningBuild {
@@ -99,10 +137,13 @@ export class DesignerRuntime {
   private async liveApp(accountSid: string, sid: string): Promise<LiveApp | undefined> {
     let live = this.live.get(sid);
     if (!live) {
+      const drops = this.drops;
       const record = await this.config.designer.apps.get(accountSid, sid);
       if (!record) return undefined;
-      this.install(record);
-      live = this.live.get(sid) as LiveApp;
+      const build = record.build ? this.compileStored(record.sid, record.build) : undefined;
+      live = { accountSid: record.accountSid, settings: record.settings, build };
+      // Installed only when no notice came while the store was read (or a build was made here).
+      if (this.drops === drops && !this.live.has(sid)) this.live.set(sid, live);
     }
     return live.accountSid === accountSid ? live : undefined;
   }

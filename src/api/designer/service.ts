@@ -94,6 +94,9 @@ export function createDesignerService(options: DesignerServiceOptions): Designer
       }
     },
     delete: (accountSid, sid) => deleteApplication(deps, accountSid, sid),
-    close: () => config.designer.close(),
+    close: () => {
+      runtime.close();
+      return config.designer.close();
+    },
   };
 }

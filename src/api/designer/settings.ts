@@ -24,6 +24,7 @@ export function registerSettings(app: Hono<DesignerEnv>, deps: DesignerDeps): vo
     if ((await deps.config.designer.apps.update(updated)) !== 'updated')
       throw notFound('Application', record.sid);
     deps.runtime.install(updated);
+    await deps.runtime.announce(updated.accountSid, updated.sid);
     return c.json(updated.settings);
   });
 }

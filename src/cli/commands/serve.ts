@@ -169,6 +169,7 @@ async function openBackends(options: ServeOptions, command: Command, log: ServeO
         log.error({ node, err: outcome.error }, 'taking over a dead node failed');
       }
     },
+    onError: (err) => log.error({ err }, 'change notice between nodes failed'),
   });
   return {
     store: cluster.store,
@@ -303,6 +304,7 @@ export function registerServe(program: Command): void {
       limits,
       accountLimits: accountLimitsOf(options),
       callOwners: cluster?.queueStore ? cluster : undefined,
+      changes: cluster?.changes,
     });
     // Retention runs between requests, a batch at a time; it stops before the stores close.
     const retention =
