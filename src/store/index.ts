@@ -1,5 +1,6 @@
 // Public API of the store layer.
 export * from './callqueue/index.js';
+export { type ChangeListener, type ChangeNotice, localChanges, type SharedChanges } from './changes.js';
 export {
   authTokenMatches,
   hashAuthToken,

@@ -1,9 +1,11 @@
 /**
  * Checks, over two running nodes of one platform, that the designer, Call Queuing and
- * enterprise records one node writes are read from the other, media bytes included.
+ * enterprise records one node writes are read from the other, media bytes included, and that
+ * a build the other node keeps in memory follows a deletion.
  */
 import { expect } from 'vitest';
 import { writeWav } from '../../src/engine/wav.js';
+import { eventually } from '../support/cluster.js';
 
 export async function expectServicesShared(one: string, two: string, auth: string): Promise<void> {
   const request = (url: string, init: RequestInit = {}) =>
@@ -36,6 +38,19 @@ export async function expectServicesShared(one: string, two: string, auth: strin
   const media = await request(`${designer(two)}/projects/${created.sid}/media/hello.wav`);
   expect(media.status).toBe(200);
   expect(new Uint8Array(await media.arrayBuffer())).toEqual(wav);
+
+  // Node two compiles the build it runs and keeps it; a deletion through node one reaches it
+  // as a change notice over Redis.
+  const ivr = await json(
+    `${designer(one)}/projects?name=shared-ivr&template=TL00000000000000000000000000000001`,
+    {},
+  );
+  const controller = `${designer(two)}/apps/${ivr.sid}/controller?target=sales`;
+  expect((await request(controller)).status).toBe(200);
+  expect((await request(`${designer(one)}/projects/${ivr.sid}`, { method: 'DELETE' })).status).toBe(200);
+  await eventually('the deletion to reach node two', async () =>
+    (await request(controller)).status === 404 ? true : undefined,
+  );
 
   const number = await json(`${one}/callqueue/provisioning`, {
     applicationUrl: 'http://app.test/customer',
