@@ -121,7 +121,7 @@ export class DesignerRuntime {
 
   /** Forgets a deleted application. */
   forget(sid: string): void {
-    this.live.delete(sid);
+    this.drop(sid);
     this.pending.delete(sid);
   }
 
