@@ -175,8 +175,9 @@ export class Runtime<C extends LiveCall = LiveCall> {
 
   /**
    * Makes a request: logged as `request`/`response` events and tracked by the clock. A request
-   * of a live call is aborted if the call ends first; one made after the end (the completed
-   * status callback) is not.
+   * of a live call is aborted if the call ends first, unless `detached` (a fire-and-forget
+   * notification, which must reach its URL even when the call is hung up right after); one made
+   * after the end (the completed status callback) is not.
    */
   request(
     callSid: string | undefined,
@@ -185,8 +186,9 @@ export class Runtime<C extends LiveCall = LiveCall> {
     method: HttpMethod,
     params: Record<string, string>,
     use: BodyUse = 'document',
+    detached = false,
   ): Promise<FetchResult> {
-    const res = this.requestNow(callSid, kind, url, method, params, use);
+    const res = this.requestNow(callSid, kind, url, method, params, use, detached);
     return res instanceof Promise ? res : Promise.resolve(res);
   }
 
@@ -201,6 +203,7 @@ export class Runtime<C extends LiveCall = LiveCall> {
     method: HttpMethod,
     params: Record<string, string>,
     use: BodyUse = 'document',
+    detached = false,
   ): FetchResult | Promise<FetchResult> {
     const listener = this.listener;
     const id = ++this.requestCount;
@@ -213,7 +216,7 @@ export class Runtime<C extends LiveCall = LiveCall> {
       binary: use === 'media',
       use,
       kind,
-      scope: call?.requestScope(),
+      scope: detached ? undefined : call?.requestScope(),
       accountSid: call?.record.accountSid ?? this.accountOf(callSid, params),
     });
     if (!listener) return work instanceof Promise ? this.clock.track(work) : work;

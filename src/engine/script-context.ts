@@ -154,7 +154,8 @@ export class ScriptContext implements VerbContext, ScriptSignal {
 
   send(kind: RequestKind, url: string, method: HttpMethod, params: Record<string, string>): void {
     const sid = this.owner.record.sid;
-    this.owner.rt.request(sid, kind, url, method, params, 'callback').then((res) => {
+    // Not bound to the call: an action notified just before a hang-up still reaches its URL.
+    this.owner.rt.request(sid, kind, url, method, params, 'callback', true).then((res) => {
       if (res.status < 200 || res.status >= 300) {
         const why = res.status === 0 ? res.error : `HTTP ${res.status}`;
         this.owner.rt.notify(sid, '11205', 1, `${kind} request failed: ${why}`, url);
