@@ -12,7 +12,12 @@ import { autoAttendantOpenApi } from './autoattendant/openapi.js';
 import { createCallQueueRoutes } from './callqueue/index.js';
 import { callQueueOpenApi } from './callqueue/openapi.js';
 import type { CallQueueRouting } from './callqueue/routing.js';
-import { type CallOwners, forwardLiveCallWrites } from './cluster-forward.js';
+import {
+  type CallOwners,
+  FORWARDED_BY,
+  forwardLiveCallWrites,
+  recogniseForwarded,
+} from './cluster-forward.js';
 import { type ConsoleOptions, mountConsole } from './console/routes.js';
 import { SERVICE_PATH } from './designer/context.js';
 import { designerOpenApi } from './designer/openapi.js';
@@ -208,8 +213,17 @@ export function createApp(options: AppOptions): Hono {
   const app = new Hono();
   app.use('*', noStore);
   app.use('*', checkCatalogueAnswers(base.path, CATALOGUED_AREAS));
+  const owners = options.callOwners;
+  // A request another node forwarded was counted there: one client request counts once.
+  if (owners)
+    app.use(
+      '*',
+      recogniseForwarded(() => owners.forwardSecret()),
+    );
   if (options.rateLimit) {
-    app.use('*', limitRequests(options.store.accounts, createRateLimiter(options.rateLimit)));
+    const limiter = createRateLimiter(options.rateLimit);
+    const forwarded = (c: Context) => c.get(FORWARDED_BY) !== undefined;
+    app.use('*', limitRequests(options.store.accounts, limiter, forwarded));
   }
   mountOps(app, base.path, readinessOf(options.ops, options.store), options.ops?.metrics);
   app.use('*', refuseWritesWhileStoreDown(options.store.writes));

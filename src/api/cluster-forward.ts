@@ -8,9 +8,13 @@
  * Why HTTP rather than a request/reply over Redis: the owner runs the very same route
  * (authentication, validation, rendering, the Twilio dialect), so the answer cannot drift from a
  * local one, and nothing has to serialise requests into another format. The cost: nodes must
- * reach each other (`--advertise-url`). A hop header marks a forwarded request; a node never
- * forwards such a request again, so ownership seen differently by two nodes cannot loop.
+ * reach each other (`--advertise-url`). A hop header marks a forwarded request, signed with the
+ * cluster's secret (HMAC-SHA256 of the node, time, method, path and credentials): a node never
+ * forwards a validly signed request again (ownership seen differently by two nodes cannot loop)
+ * and does not count it against the account's rate limit (the node that received it from the
+ * client did). A header a client sends itself carries no valid signature: it is ignored.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { Agent, request } from 'undici';
 import type { AccountRepository } from '../store/ports.js';
@@ -19,6 +23,74 @@ import { ApiError, errorResponse } from './http/errors.js';
 
 /** Header a forwarded request carries, naming the node that forwarded it. */
 export const FORWARDED_BY_HEADER = 'X-Rcml-Forwarded-By';
+/** Header of the signature of a forwarded request: `t=<ms since epoch>,v1=<hex HMAC-SHA256>`. */
+export const FORWARD_SIGNATURE_HEADER = 'X-Rcml-Forward-Signature';
+/** How far a signature's time may be from the receiving node's clock. */
+export const FORWARD_SIGNATURE_WINDOW_MS = 60_000;
+/** Context variable set, to the forwarding node's name, on a request whose signature holds. */
+export const FORWARDED_BY = 'forwardedBy';
+
+/** What a signature covers: who forwarded, when, and the request as the client sent it. */
+function signed(secret: string, node: string, at: string, method: string, target: string, auth: string) {
+  return createHmac('sha256', secret).update(`${node}\n${at}\n${method}\n${target}\n${auth}`).digest();
+}
+
+/** The signature header of a request `node` forwards; `target` is its path and query. */
+export function forwardSignature(
+  secret: string,
+  node: string,
+  method: string,
+  target: string,
+  authorization: string,
+  now = Date.now(),
+): string {
+  const at = String(now);
+  return `t=${at},v1=${signed(secret, node, at, method, target, authorization).toString('hex')}`;
+}
+
+/**
+ * The node that forwarded `request` when its hop header carries a valid signature under
+ * `secret`, made within {@link FORWARD_SIGNATURE_WINDOW_MS}; undefined for any other request
+ * (a client's own hop header included).
+ */
+export function verifiedForwarder(
+  secret: string,
+  request: { method: string; url: string; header(name: string): string | undefined },
+  now = Date.now(),
+): string | undefined {
+  const node = request.header(FORWARDED_BY_HEADER);
+  const m = /^t=(\d{1,15}),v1=([0-9a-f]{64})$/.exec(request.header(FORWARD_SIGNATURE_HEADER) ?? '');
+  if (node === undefined || !m || !secret) return undefined;
+  if (Math.abs(now - Number(m[1])) > FORWARD_SIGNATURE_WINDOW_MS) return undefined;
+  const url = new URL(request.url);
+  const expected = signed(
+    secret,
+    node,
+    m[1],
+    request.method,
+    `${url.pathname}${url.search}`,
+    request.header('Authorization') ?? '',
+  );
+  return timingSafeEqual(expected, Buffer.from(m[2], 'hex')) ? node : undefined;
+}
+
+/**
+ * Marks the requests another node of the cluster forwarded (validly signed) with the
+ * {@link FORWARDED_BY} variable; runs before the rate limit, which skips them.
+ */
+export function recogniseForwarded(secret: () => string): MiddlewareHandler {
+  return async (c, next) => {
+    if (c.req.header(FORWARDED_BY_HEADER) !== undefined) {
+      const node = verifiedForwarder(secret(), {
+        method: c.req.method,
+        url: c.req.url,
+        header: (n) => c.req.header(n),
+      });
+      if (node !== undefined) c.set(FORWARDED_BY, node);
+    }
+    return next();
+  };
+}
 
 /** Who owns which live call, and where the owners listen: what a cluster node knows. */
 export interface CallOwners {
@@ -30,6 +102,8 @@ export interface CallOwners {
   urlOf(node: string): Promise<string | undefined>;
   /** Closes a dead node's calls (or waits for the node doing it); `alive` when it came back. */
   settleDeadOwner(node: string): Promise<'closed' | 'alive'>;
+  /** The secret every node of the cluster shares, signing forwarded requests. */
+  forwardSecret(): string;
 }
 
 /** Options of {@link forwardLiveCallWrites}. */
@@ -69,6 +143,9 @@ export function liveCallTarget(
 
 /** Headers that belong to one connection, not to the request (RFC 9110, 7.6.1), and Host. */
 const HOP_BY_HOP = new Set([
+  // Set by the forwarding node only: a client's own are dropped.
+  FORWARDED_BY_HEADER.toLowerCase(),
+  FORWARD_SIGNATURE_HEADER.toLowerCase(),
   'connection',
   'keep-alive',
   'transfer-encoding',
@@ -102,6 +179,13 @@ export function forwardLiveCallWrites(options: ForwardOptions): MiddlewareHandle
       if (!HOP_BY_HOP.has(name.toLowerCase())) headers[name] = value;
     });
     headers[FORWARDED_BY_HEADER] = owners.nodeId;
+    headers[FORWARD_SIGNATURE_HEADER] = forwardSignature(
+      owners.forwardSecret(),
+      owners.nodeId,
+      'POST',
+      pathAndQuery,
+      c.req.header('Authorization') ?? '',
+    );
     // Through the request's cache: the body-shape check may have read it already.
     const body = Buffer.from(await c.req.arrayBuffer());
     const target = `${url.replace(/\/+$/, '')}${pathAndQuery}`;
@@ -119,7 +203,8 @@ export function forwardLiveCallWrites(options: ForwardOptions): MiddlewareHandle
   };
 
   return async (c, next) => {
-    if (c.req.method !== 'POST' || c.req.header(FORWARDED_BY_HEADER) !== undefined) return next();
+    // Only a validly signed hop header stops forwarding (see recogniseForwarded).
+    if (c.req.method !== 'POST' || c.get(FORWARDED_BY) !== undefined) return next();
     if (basePath && !c.req.path.startsWith(`${basePath}/`)) return next();
     const path = c.req.path.slice(basePath.length);
     const target = liveCallTarget(c.req.method, path);

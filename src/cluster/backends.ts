@@ -4,6 +4,7 @@ import type { QueueStore } from '../queue/store.js';
 import { localChanges, type SharedChanges } from '../store/changes.js';
 import { openPostgresStore, type PostgresStore } from '../store/postgres/open.js';
 import { RedisChanges } from './changes.js';
+import { watchForwardSecret } from './forward-secret.js';
 import { removeQueueMembers } from './ghost-members.js';
 import { advertisedUrl, type Heartbeat, NODE_TTL_MS, startHeartbeat } from './heartbeat.js';
 import { subscribeDeaths, watchNodes } from './node-watch.js';
@@ -72,6 +73,11 @@ export interface ClusterBackends {
    */
   settleDeadOwner(node: string): Promise<'closed' | 'alive'>;
   /**
+   * The secret every node shares (kept in Redis), signing the requests nodes forward to each
+   * other. Without Redis, '' (nothing is forwarded).
+   */
+  forwardSecret(): string;
+  /**
    * Calls `listener` on this node each time a node of the cluster is found dead (its heartbeat
    * expired without a clean stop), with the dead node's name, once a survivor has closed its
    * live calls and removed its queue members; on every surviving node, the one that did it
@@ -114,6 +120,7 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
       ownerOf: (accountSid, callSid) => store.ownerOf(accountSid, callSid),
       urlOf: async () => undefined,
       settleDeadOwner: async () => 'alive',
+      forwardSecret: () => '',
       onNodeDead: () => () => {},
       close: async () => {},
     };
@@ -175,6 +182,7 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
     for (const listener of [...listeners]) listener(node);
   });
   const watch = watchNodes(context, Math.max(1, Math.floor(ttlMs / 3)));
+  const secret = await watchForwardSecret(redis, prefix, ttlMs);
   const queuePeers = await RedisQueuePeers.start(redis, prefix, nodeId);
   const changes = await RedisChanges.start(redis, prefix, nodeId, options.onError);
   // Matches with a dead node's calls end as if those calls had hung up.
@@ -196,12 +204,14 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
     ownerOf: (accountSid, callSid) => opened.ownerOf(accountSid, callSid),
     urlOf: (node) => advertisedUrl(redis, prefix, node),
     settleDeadOwner: (node) => settleDeadNode(context, node),
+    forwardSecret: () => secret.get(),
     onNodeDead: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     close: async () => {
       watch.stop();
+      secret.stop();
       deaths.close();
       changes.close();
       await queuePeers.close();

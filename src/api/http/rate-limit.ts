@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AccountRepository } from '../../store/ports.js';
 import { parseBasic, tokenMatches } from './auth.js';
 import { ApiError, errorResponse } from './errors.js';
@@ -51,15 +51,21 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
  * against its bucket, and past it answered 429 (`too-many-requests`, code 20429) with
  * `Retry-After`. Requests without valid credentials pass untouched: their own route answers
  * them (401, or the unauthenticated routes). The account found is left in the context, so the
- * route's own authentication does not read it again.
+ * route's own authentication does not read it again. `uncounted` requests are authenticated
+ * the same but take no token (in a cluster: a request another node forwarded, counted there).
  */
-export function limitRequests(accounts: AccountRepository, limiter: RateLimiter): MiddlewareHandler {
+export function limitRequests(
+  accounts: AccountRepository,
+  limiter: RateLimiter,
+  uncounted: (c: Context) => boolean = () => false,
+): MiddlewareHandler {
   return async (c, next) => {
     const credentials = parseBasic(c.req.header('Authorization'));
     if (!credentials) return next();
     const account = await accounts.get(credentials.user);
     if (!account || !tokenMatches(account, credentials.password)) return next();
     c.set('account', account);
+    if (uncounted(c)) return next();
     const verdict = limiter.take(account.sid);
     if (verdict.ok) return next();
     const message = `too many requests for account ${account.sid}: retry after ${verdict.retryAfterSeconds} s`;
