@@ -18,6 +18,7 @@ const ROOT = `/platform/2012-04-24/Accounts/${ACCOUNT}`;
 const HOLD = '+15550100';
 const WAIT = '+15550200';
 const TAKE = '+15550300';
+const CONFERENCE = '+15550400';
 /** Short enough that a death is seen within seconds, long enough for a node starved of CPU on a busy machine. */
 const TTL_MS = 3000;
 
@@ -25,7 +26,11 @@ const DOCUMENTS: Record<string, string> = {
   '/hold': '<Response><Say>hello</Say><Pause length="3600"/></Response>',
   '/wait': '<Response><Enqueue>support</Enqueue></Response>',
   '/take': '<Response><Dial><Queue>support</Queue></Dial></Response>',
+  '/conference': '<Response><Dial><Conference>room</Conference></Dial></Response>',
+  '/redirected': '<Response><Pause length="3600"/></Response>',
 };
+/** Requests the platform made to the documents: path and call. */
+const fetched: Array<{ path: string; callSid: string | null }> = [];
 
 const cleanups: Array<() => Promise<void>> = [];
 const nodes = new Map<string, ServeProcess>();
@@ -33,6 +38,7 @@ let start: (id: string) => Promise<ServeProcess>;
 let redis: Redis;
 let queues: RedisQueueStore;
 let prefix: string;
+let documents: string;
 
 const send = (base: string, path: string, body?: string) =>
   fetch(`${base}${path}`, {
@@ -71,12 +77,19 @@ const waiting = (expected: string[]) =>
 describe.skipIf(!PG_URL || !REDIS_URL)('rcml serve nodes watching each other', () => {
   beforeAll(async () => {
     const rcml = createServer((req, res) => {
-      res.writeHead(200, { 'Content-Type': 'application/xml' });
-      res.end(DOCUMENTS[req.url ?? ''] ?? '<Response><Hangup/></Response>');
+      let body = '';
+      req.on('data', (d) => {
+        body += d;
+      });
+      req.on('end', () => {
+        fetched.push({ path: req.url ?? '', callSid: new URLSearchParams(body).get('CallSid') });
+        res.writeHead(200, { 'Content-Type': 'application/xml' });
+        res.end(DOCUMENTS[req.url ?? ''] ?? '<Response><Hangup/></Response>');
+      });
     });
     await new Promise<void>((resolve) => rcml.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise((resolve) => rcml.close(() => resolve())));
-    const documents = `http://127.0.0.1:${(rcml.address() as AddressInfo).port}`;
+    documents = `http://127.0.0.1:${(rcml.address() as AddressInfo).port}`;
     const database = await clusterDatabase(cleanups);
     prefix = `${REDIS_PREFIX}live_${randomBytes(3).toString('hex')}`;
     redis = new Redis(REDIS_URL);
@@ -91,7 +104,7 @@ describe.skipIf(!PG_URL || !REDIS_URL)('rcml serve nodes watching each other', (
           ...['--node-id', id, '--data', dir, '--clock', 'virtual', '--node-ttl-ms', String(TTL_MS)],
           ...['--account-sid', ACCOUNT, '--auth-token', TOKEN, '--log-format', 'json'],
           ...['--number', `${HOLD}=${documents}/hold`, '--number', `${WAIT}=${documents}/wait`],
-          ...['--number', `${TAKE}=${documents}/take`],
+          ...['--number', `${TAKE}=${documents}/take`, '--number', `${CONFERENCE}=${documents}/conference`],
         ],
         env,
       );
@@ -150,23 +163,84 @@ describe.skipIf(!PG_URL || !REDIS_URL)('rcml serve nodes watching each other', (
     }
   }, 60_000);
 
+  it('forwards a redirect, a hang-up and a participant mute: the owner’s answer, and they take effect', async () => {
+    /** A forwarded write's answer beside the owner's own rendering of the call just after it. */
+    const forwarded = async (id: string, path: string, body: string, owner: string, read: string) => {
+      const answer = await send(url(id), path, body);
+      const local = await send(url(owner), read);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-type')).toBe(local.headers.get('content-type'));
+      const json = (await answer.json()) as Record<string, unknown>;
+      expect(same(json)).toEqual(same(await local.json()));
+      return json;
+    };
+
+    // Url: the call runs the new document on its owner.
+    const moved = await place('n1', HOLD);
+    await forwarded(
+      'n2',
+      `${ROOT}/Calls/${moved}.json`,
+      `Url=${encodeURIComponent(`${documents}/redirected`)}`,
+      'n1',
+      `${ROOT}/Calls/${moved}.json`,
+    );
+    await eventually('the redirected document fetched', async () => {
+      await json(url('n1'), '/sim/Advance', 'Seconds=1');
+      return fetched.some((f) => f.path === '/redirected' && f.callSid === moved) ? true : undefined;
+    });
+    expect(await json(url('n3'), `${ROOT}/Calls/${moved}.json`)).toMatchObject({ status: 'in-progress' });
+    // Status=completed: the owner hangs up, and the answer is its record of the ended call.
+    const ended = await forwarded(
+      'n3',
+      `${ROOT}/Calls/${moved}.json`,
+      'Status=completed',
+      'n1',
+      `${ROOT}/Calls/${moved}.json`,
+    );
+    expect(ended).toMatchObject({ status: 'completed', InstanceId: 'n1' });
+
+    // The platform's participant mute (`Mute`) on a conference of n1, asked of n2.
+    const member = await place('n1', CONFERENCE);
+    const rooms = (await json(url('n1'), `${ROOT}/Conferences.json?FriendlyName=room&Status=in-progress`))
+      .conferences as Array<{ sid: string }>;
+    expect(rooms).toHaveLength(1);
+    const participant = `${ROOT}/Conferences/${rooms[0]?.sid}/Participants/${member}.json`;
+    expect(await json(url('n1'), participant)).toMatchObject({ muted: false });
+    await forwarded('n2', participant, 'Mute=true', 'n1', `${ROOT}/Calls/${member}.json`);
+    expect(await json(url('n1'), participant)).toMatchObject({ call_sid: member, muted: true });
+    expect((await send(url('n3'), `${ROOT}/Calls/${member}.json`, 'Status=completed')).status).toBe(200);
+  }, 60_000);
+
   it('closes a killed node’s calls and queue members on a survivor, goes on, and lets the node rejoin', async () => {
     const held = await place('n3', HOLD);
     const ghost = await place('n3', WAIT);
     const survivor = await place('n1', WAIT);
     await waiting([ghost, survivor]);
+    // Answered in the shared records too (a node commits a turn of writes at a time).
+    await eventually('the killed node’s calls recorded answered', async () => {
+      const records = [
+        await json(url('n1'), `${ROOT}/Calls/${held}.json`),
+        await json(url('n1'), `${ROOT}/Calls/${ghost}.json`),
+      ];
+      return records.every((r) => r.status === 'in-progress') ? true : undefined;
+    });
 
     const killed = nodes.get('n3') as ServeProcess;
     killed.child.kill('SIGKILL');
     await exitOf(killed.child);
-    // A write to its call first finds the owner unreachable, then (its heartbeat expired) the call closed.
+    // Its heartbeat held a while longer (as in the TTL after a death): a write to its call finds
+    // the owner alive but unreachable, and is answered 503 with Retry-After.
+    const heartbeat = `${prefix}:node:n3`;
+    await redis.set(heartbeat, killed.url, 'PX', 60_000);
+    const early = await send(url('n2'), `${ROOT}/Calls/${held}.json`, 'Status=completed');
+    expect(early.status).toBe(503);
+    expect(early.headers.get('retry-after')).toBe('10');
+    expect(await early.json()).toMatchObject({ code: 20503 });
+    // Once the heartbeat has expired, the same write finds the call closed.
+    await redis.del(heartbeat);
     const answer = await eventually('the held call to be closed', async () => {
       const r = await send(url('n2'), `${ROOT}/Calls/${held}.json`, 'Status=completed');
-      if (r.status === 503) {
-        expect(r.headers.get('retry-after')).toMatch(/^\d+$/);
-        return undefined;
-      }
-      return r;
+      return r.status === 503 ? undefined : r;
     });
     expect(answer.status).toBe(409);
     expect(await answer.json()).toMatchObject({ code: 21220 });

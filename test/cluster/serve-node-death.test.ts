@@ -164,6 +164,14 @@ describe.skipIf(!PG_URL || !REDIS_URL)('a node killed in the middle of a cross-n
       JSON.stringify(await members()) === JSON.stringify([ghost, next]) ? true : undefined,
     );
     expect(await positionOf(next)).toBe(2);
+    // Answered in the shared records too (a node commits a turn of writes at a time).
+    await eventually('node 2’s calls recorded answered', async () => {
+      const records = [
+        await json(one.url, `${ROOT}/Calls/${agent}.json`),
+        await json(one.url, `${ROOT}/Calls/${ghost}.json`),
+      ];
+      return records.every((r) => r.status === 'in-progress') ? true : undefined;
+    });
 
     two.child.kill('SIGKILL');
     await exitOf(two.child);
@@ -171,10 +179,14 @@ describe.skipIf(!PG_URL || !REDIS_URL)('a node killed in the middle of a cross-n
 
     // Node 1's customer is left as when its agent hangs up: nobody else dials, rejoin is off, so it
     // is dropped and its Enqueue action notified with `bridged`.
-    const after = await eventually('the customer’s Enqueue action', async () => {
-      await tick();
-      return app.of('/enq-after', customer)[0];
-    });
+    const after = await eventually(
+      'the customer’s Enqueue action',
+      async () => {
+        await tick();
+        return app.of('/enq-after', customer)[0];
+      },
+      60_000,
+    );
     expect(after).toMatchObject({ QueueResult: 'bridged' });
     await eventually('the customer’s call to end', async () => {
       const record = await json(one.url, `${ROOT}/Calls/${customer}.json`);
