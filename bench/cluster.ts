@@ -1,13 +1,22 @@
 /**
  * Queue matches per second through the Redis queue store with 1, 2 and 4 node processes, each
- * running arrivals on both sides of one shared queue (through the engine's `QueueMatcher`, as a
- * node does), beside a floor measured in the same run: plain Redis `INCR` round trips per second
- * from as many processes with as many requests in flight. The ratio arrivals/INCRs says how close
- * an arrival comes to a bare round trip; Redis commands per arrival are counted (goal <= 2).
- * Skips with one line when no Redis server answers.
+ * running arrivals on both sides (through the engine's `QueueMatcher`, as a node does), beside
+ * floors measured in the same run: plain Redis `INCR` round trips per second from as many
+ * processes. Two loads, each with the floor it can be held to:
+ * - one hot queue: the matcher runs one arrival at a time per queue and process (its arrivals
+ *   are serialised), so however many calls arrive at once, a process has one arrival script in
+ *   flight; its floor is one `INCR` at a time per process;
+ * - IN_FLIGHT queues, one arrival in flight on each: the process keeps IN_FLIGHT arrivals in
+ *   flight, as a node with calls for several queues does; its floor is IN_FLIGHT `INCR`s in
+ *   flight per process, and an arrival costs two round trips (find the queue, arrive) where the
+ *   floor costs one.
+ * Redis commands per arrival are counted (each is one round trip; goal <= 2), and the load
+ * average is printed beside each figure (the machine may be shared). Skips with one line when no
+ * Redis server answers.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
@@ -40,15 +49,19 @@ function counted(redis: Redis): () => number {
   return () => sent;
 }
 
+type Mode = 'incr-serial' | 'incr' | 'queue' | 'queues';
+
 /** One node process: waits for "go" on stdin, runs `mode` for SECONDS, prints its counts. */
-async function worker(mode: string, prefix: string): Promise<void> {
+async function worker(mode: Mode, prefix: string): Promise<void> {
   const redis = new Redis(REDIS_URL);
   const matcher = new QueueMatcher({
     store: new RedisQueueStore(redis, prefix),
     clock: () => Date.now(),
     newSid: seededQueueSids(process.pid),
   });
-  if (mode === 'queue') await matcher.queue(ACCOUNT, 'bench'); // loads the scripts
+  const queueOf = (n: number) => (mode === 'queues' ? `bench${n}` : 'bench');
+  // Creates the queues (and loads the scripts) before the clock starts.
+  for (let n = 0; n < IN_FLIGHT; n++) await matcher.queue(ACCOUNT, queueOf(n));
   await redis.ping();
   const commands = counted(redis);
   process.stdout.write('ready\n');
@@ -57,24 +70,25 @@ async function worker(mode: string, prefix: string): Promise<void> {
   const result: WorkerResult = { ops: 0, matches: 0, commands: 0 };
   const loop = async (n: number) => {
     for (let i = 0; performance.now() < until; i++) {
-      if (mode === 'incr') await redis.incr(`${prefix}:floor`);
+      if (mode === 'incr' || mode === 'incr-serial') await redis.incr(`${prefix}:floor`);
       else {
         const side = (i + n) % 2 === 0 ? 'enqueued' : 'dialer';
         const callSid = `CA${process.pid}x${n}x${i}`;
-        const out = await matcher.arrive({ accountSid: ACCOUNT, queueName: 'bench', callSid, side });
+        const out = await matcher.arrive({ accountSid: ACCOUNT, queueName: queueOf(n), callSid, side });
         if (out.status === 'matched') result.matches++;
       }
       result.ops++;
     }
   };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, (_, n) => loop(n)));
+  const loops = mode === 'incr-serial' ? 1 : IN_FLIGHT;
+  await Promise.all(Array.from({ length: loops }, (_, n) => loop(n)));
   result.commands = commands();
   process.stdout.write(`${JSON.stringify(result)}\n`);
   redis.disconnect();
 }
 
 /** Starts `n` worker processes, lets them go together, and sums their counts. */
-async function round(mode: 'queue' | 'incr', n: number, prefix: string): Promise<WorkerResult> {
+async function round(mode: Mode, n: number, prefix: string): Promise<WorkerResult> {
   const self = fileURLToPath(import.meta.url);
   const workers = Array.from({ length: n }, () => {
     const child = spawn(process.execPath, ['--import', 'tsx', self, 'worker', mode, prefix], {
@@ -115,17 +129,26 @@ export async function run(): Promise<void> {
   }
   const prefix = `rcml_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
   try {
-    console.log(`${SECONDS} s per round, ${IN_FLIGHT} arrivals in flight per process`);
+    console.log(
+      `${SECONDS} s per round, ${IN_FLIGHT} arrivals in flight per process, ${cpus().length} cores`,
+    );
+    const rate = (r: WorkerResult) => r.ops / SECONDS;
+    const load = () => `load ${loadavg()[0]?.toFixed(1)}`;
     for (const n of PROCESSES) {
-      const floor = await round('incr', n, `${prefix}_${n}`);
-      const queue = await round('queue', n, `${prefix}_${n}`);
-      const arrivals = queue.ops / SECONDS;
-      const incrs = floor.ops / SECONDS;
+      const stem = `${prefix}_${n}`;
+      const serial = await round('incr-serial', n, stem);
+      const hot = await round('queue', n, stem);
+      const piped = await round('incr', n, `${stem}p`);
+      const spread = await round('queues', n, `${stem}p`);
+      const trips = (hot.commands + spread.commands) / (hot.ops + spread.ops);
+      const line = (what: string, queue: WorkerResult, floor: WorkerResult, floorWhat: string) =>
+        `  ${what}: ${(queue.matches / SECONDS).toFixed(0)} matches/s (${rate(queue).toFixed(0)} arrivals/s), ` +
+        `floor ${rate(floor).toFixed(0)} INCR/s ${floorWhat}, ratio ${(rate(queue) / rate(floor)).toFixed(2)}`;
       console.log(
-        `${n} process${n > 1 ? 'es' : ''}: ${(queue.matches / SECONDS).toFixed(0)} matches/s ` +
-          `(${arrivals.toFixed(0)} arrivals/s), floor ${incrs.toFixed(0)} INCR/s, ` +
-          `ratio ${(arrivals / incrs).toFixed(2)}, ${(queue.commands / queue.ops).toFixed(2)} Redis round trips per arrival`,
+        `${n} process${n > 1 ? 'es' : ''} (${load()}), ${trips.toFixed(2)} Redis round trips per arrival:`,
       );
+      console.log(line('one queue', hot, serial, 'one at a time per process'));
+      console.log(line(`${IN_FLIGHT} queues`, spread, piped, `${IN_FLIGHT} in flight per process`));
     }
   } finally {
     const keys = await probe.keys(`${prefix}_*`);
@@ -135,5 +158,5 @@ export async function run(): Promise<void> {
 }
 
 if (process.argv[2] === 'worker' && process.argv[1] === fileURLToPath(import.meta.url)) {
-  await worker(process.argv[3], process.argv[4]);
+  await worker(process.argv[3] as Mode, process.argv[4]);
 }
