@@ -278,7 +278,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account's conference rooms the engine holds, in creation order */
+        /** The account's conference rooms, in creation order */
         get: operations["listConferences"];
         put?: never;
         post?: never;
@@ -1570,6 +1570,10 @@ export interface operations {
                 Limit?: string;
                 /** @description Rooms of this name */
                 FriendlyName?: string;
+                /** @description Opened within this day or second */
+                DateCreated?: string;
+                /** @description Last changed within this day or second */
+                DateUpdated?: string;
             };
             header?: never;
             path: {

@@ -1,33 +1,15 @@
 import type { Call } from './call.js';
 import { EngineError } from './errors.js';
+import type { ConferenceRecord, ConferenceStatus, ParticipantRecord } from './records.js';
 import type { ConferenceAction } from './types.js';
 
-/** Status of a conference room: waiting for a starter, running, or over. */
-export type ConferenceStatus = 'init' | 'in-progress' | 'completed';
+export type { ConferenceStatus } from './records.js';
 
-/** A participant as inspection shows it. */
-export interface ParticipantInfo {
-  callSid: string;
-  /** Muted in the conference (`muted` attribute or `muteParticipant`). */
-  muted: boolean;
-  /** On hold (Hold verb). */
-  hold: boolean;
-  startConferenceOnEnter: boolean;
-  endConferenceOnExit: boolean;
-  /** Ms since epoch. */
-  joinedAt: number;
-}
+/** A participant as inspection shows it (the room record's). */
+export type ParticipantInfo = ParticipantRecord;
 
-/** A conference room as inspection shows it. Times are ms since epoch. */
-export interface ConferenceInfo {
-  sid: string;
-  accountSid: string;
-  friendlyName: string;
-  status: ConferenceStatus;
-  dateCreated: number;
-  dateUpdated: number;
-  participants: ParticipantInfo[];
-}
+/** A conference room as inspection shows it (its record). Times are ms since epoch. */
+export type ConferenceInfo = ConferenceRecord;
 
 /** A call in a room. `wake` interrupts its current wait (the room started or ended). */
 export interface Participant {
@@ -141,6 +123,7 @@ export function muteParticipant(
   if (p.muted !== mute) {
     p.muted = mute;
     emit(room, p.call, mute ? 'mute' : 'unmute');
+    report(room, p.call);
   }
   return room.info().participants.find((x) => x.callSid === callSid)!;
 }
@@ -170,7 +153,10 @@ export function joinRoom(
   const rt = call.rt;
   const now = rt.clock.now();
   const room = ConferenceRooms.of(rt).open(call.record.accountSid, name, () => rt.sids.next('CF'), now);
-  if (room.participants.size >= max) return { room };
+  if (room.participants.size >= max) {
+    report(room, call);
+    return { room };
+  }
   const seat: Participant = { call, ...options, joinedAt: now };
   room.participants.set(call.record.sid, seat);
   call.conferenceSid = room.sid;
@@ -178,6 +164,7 @@ export function joinRoom(
   if (seat.startConferenceOnEnter && room.status === 'init') setStatus(room, call, 'in-progress');
   // Only a running room beeps: callers still waiting for the start hear the wait music instead.
   if (seat.beep && room.status === 'in-progress') beep(room, call, 'join');
+  report(room, call);
   return { room, seat };
 }
 
@@ -188,12 +175,26 @@ export function leaveRoom(room: Conference, me: Participant): void {
   room.participants.delete(call.record.sid);
   if (call.conferenceSid === room.sid) call.conferenceSid = null;
   emit(room, call, 'leave');
-  if (room.status === 'completed') return;
-  if ((me.endConferenceOnExit && room.status === 'in-progress') || room.participants.size === 0) {
-    setStatus(room, call, 'completed');
-  } else if (me.beep && room.status === 'in-progress') {
-    beep(room, call, 'leave');
+  if (room.status !== 'completed') {
+    if ((me.endConferenceOnExit && room.status === 'in-progress') || room.participants.size === 0) {
+      setStatus(room, call, 'completed');
+    } else if (me.beep && room.status === 'in-progress') {
+      beep(room, call, 'leave');
+    }
   }
+  report(room, call);
+}
+
+/** Tells the record sink the room's state (every change: status, participants, mute, hold). */
+export function report(room: Conference, by: Call): void {
+  by.rt.sink.conference?.(room.info());
+}
+
+/** Reports the room of `call` after a change of its media (hold), when it is in one. */
+export function reportParticipant(call: Call): void {
+  const sid = call.conferenceSid;
+  const room = sid === null ? undefined : ConferenceRooms.of(call.rt).get(sid);
+  if (room?.participants.has(call.record.sid)) report(room, call);
 }
 
 /** The entry or exit tone of a running room (an event: the tone takes no one's time). */

@@ -1,4 +1,5 @@
 import type { Call } from './call.js';
+import { reportParticipant } from './conferences.js';
 import type { SessionDetailRecord } from './records.js';
 
 /**
@@ -20,6 +21,7 @@ export function setHeld(call: Call, held: boolean): void {
     dateCreated: now,
   };
   rt.sink.sessionDetail?.(record);
+  reportParticipant(call);
   rt.listener?.({ type: 'media', at: now, callSid: call.record.sid, ...call.media });
 }
 

@@ -145,6 +145,36 @@ export interface SessionDetailRecord {
   dateCreated: number;
 }
 
+/** Status of a conference room: waiting for a starter, running, or over. */
+export type ConferenceStatus = 'init' | 'in-progress' | 'completed';
+
+/** A call in a conference room, as the room's record holds it. */
+export interface ParticipantRecord {
+  callSid: string;
+  /** Muted in the conference (`muted` attribute or a participant mute). */
+  muted: boolean;
+  /** On hold (Hold verb). */
+  hold: boolean;
+  startConferenceOnEnter: boolean;
+  endConferenceOnExit: boolean;
+  /** When it joined. */
+  joinedAt: number;
+}
+
+/**
+ * A conference room (`<Dial><Conference>`) with its current participants in order of arrival;
+ * an ended room has none. Reported whole on every change (a room has few participants).
+ */
+export interface ConferenceRecord {
+  sid: string;
+  accountSid: string;
+  friendlyName: string;
+  status: ConferenceStatus;
+  dateCreated: number;
+  dateUpdated: number;
+  participants: ParticipantRecord[];
+}
+
 /**
  * Where the engine reports records as they are created or change. A store-backed sink
  * persists them; the simulator's sink builds its trace. Every method is optional.
@@ -159,4 +189,6 @@ export interface RecordSink {
   message?(message: Readonly<MessageRecord>): void;
   /** A Hold or Resume re-invited a call's media. */
   sessionDetail?(record: Readonly<SessionDetailRecord>): void;
+  /** A conference room was opened or changed (status, participants, mute, hold). */
+  conference?(room: Readonly<ConferenceRecord>): void;
 }

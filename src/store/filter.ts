@@ -1,8 +1,15 @@
 /** In-memory evaluation of list queries: the memory store's engine and the SQLite store's model. */
-import type { CallRecord, GatherRecord, NotificationRecord, RecordingRecord } from '../engine/records.js';
+import type {
+  CallRecord,
+  ConferenceRecord,
+  GatherRecord,
+  NotificationRecord,
+  RecordingRecord,
+} from '../engine/records.js';
 import type {
   CallQuery,
   CallSortKey,
+  ConferenceQuery,
   GatherQuery,
   NotificationQuery,
   Page,
@@ -71,6 +78,18 @@ export function notificationMatches(q: NotificationQuery, n: NotificationRecord)
   if (q.log !== undefined && n.log !== q.log) return false;
   if (q.createdFrom !== undefined && n.dateCreated < q.createdFrom) return false;
   if (q.createdTo !== undefined && n.dateCreated > q.createdTo) return false;
+  return true;
+}
+
+/** Whether a room passes every filter of the query (its account's, first). */
+export function conferenceMatches(q: ConferenceQuery, r: ConferenceRecord): boolean {
+  if (r.accountSid !== q.accountSid) return false;
+  if (q.friendlyName !== undefined && r.friendlyName !== q.friendlyName) return false;
+  if (q.status !== undefined && r.status !== q.status) return false;
+  if (q.createdFrom !== undefined && r.dateCreated < q.createdFrom) return false;
+  if (q.createdTo !== undefined && r.dateCreated > q.createdTo) return false;
+  if (q.updatedFrom !== undefined && r.dateUpdated < q.updatedFrom) return false;
+  if (q.updatedTo !== undefined && r.dateUpdated > q.updatedTo) return false;
   return true;
 }
 

@@ -19,7 +19,7 @@ export {
   type PostgresStore,
   type PostgresStoreOptions,
 } from './postgres/open.js';
-export { closeInterruptedCalls, INTERRUPTED_CALL_CODE } from './recover.js';
+export { closeInterruptedCalls, closeInterruptedRooms, INTERRUPTED_CALL_CODE } from './recover.js';
 export { ACCOUNT_SID_PATTERN, randomSid, type SidFactory, sequentialSids } from './sid.js';
 export { createStoreSink, type StoreSink } from './sink.js';
 export { type DataDirectoryLock, DataDirectoryLockedError, lockDataDirectory } from './sqlite/lock.js';

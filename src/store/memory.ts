@@ -1,10 +1,17 @@
-import type { CallRecord, GatherRecord, NotificationRecord, RecordingRecord } from '../engine/records.js';
+import type {
+  CallRecord,
+  ConferenceRecord,
+  GatherRecord,
+  NotificationRecord,
+  RecordingRecord,
+} from '../engine/records.js';
 import { TERMINAL_STATUSES } from '../engine/records.js';
 import {
   byCreation,
   callMatches,
   compareCalls,
   compareRecordings,
+  conferenceMatches,
   gatherMatches,
   notificationMatches,
   pageOf,
@@ -28,6 +35,7 @@ export function createMemoryStore(): Store {
   const gathers = new Map<string, GatherRecord>();
   const notifications = new Map<string, NotificationRecord>();
   const applications = new Map<string, ApplicationRecord>();
+  const conferences = new Map<string, ConferenceRecord>();
   // Calls' version per account: the write sequence number of its last change.
   let writes = 0;
   const callVersions = new Map<string, number>();
@@ -114,6 +122,19 @@ export function createMemoryStore(): Store {
       get: async (accountSid, sid) => owned(applications.get(sid), accountSid),
       delete: async (accountSid, sid) =>
         owned(applications.get(sid), accountSid) !== undefined && applications.delete(sid),
+    },
+    conferences: {
+      put: async (r) => void conferences.set(r.sid, structuredClone(r)),
+      get: async (accountSid, sid) => owned(conferences.get(sid), accountSid),
+      list: async (q) => {
+        const page = pageOf(conferences.values(), q, (r) => conferenceMatches(q, r), byCreation);
+        return { ...page, items: page.items.map((r) => structuredClone(r)) };
+      },
+      listLive: async () =>
+        [...conferences.values()]
+          .filter((r) => r.status !== 'completed')
+          .sort(byCreation)
+          .map((r) => structuredClone(r)),
     },
     close: async () => {},
   };

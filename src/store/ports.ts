@@ -4,11 +4,18 @@
  * A record is always read through its owning account: a sid of another account reads as absent.
  * A read that follows a write through the same store sees that write.
  */
-import type { CallRecord, GatherRecord, NotificationRecord, RecordingRecord } from '../engine/records.js';
+import type {
+  CallRecord,
+  ConferenceRecord,
+  GatherRecord,
+  NotificationRecord,
+  RecordingRecord,
+} from '../engine/records.js';
 import type {
   AccountRecord,
   ApplicationRecord,
   CallQuery,
+  ConferenceQuery,
   GatherQuery,
   NotificationQuery,
   Page,
@@ -71,6 +78,21 @@ export interface ApplicationRepository {
   delete(accountSid: string, sid: string): Promise<boolean>;
 }
 
+/**
+ * Conference rooms with their current participants. The engine running a room reports it whole
+ * on every change; every node of a cluster reads the same rooms.
+ */
+export interface ConferenceRepository {
+  /** Inserts the room or replaces it. */
+  put(room: ConferenceRecord): Promise<void>;
+  /** The account's room; undefined for a sid of another account. */
+  get(accountSid: string, sid: string): Promise<ConferenceRecord | undefined>;
+  /** The account's rooms in creation order. */
+  list(query: ConferenceQuery): Promise<Page<ConferenceRecord>>;
+  /** Rooms of every account that have not ended (`init` or `in-progress`). */
+  listLive(): Promise<ConferenceRecord[]>;
+}
+
 /** What one committed batch of writes cost. */
 export interface WriteBatch {
   /** Writes committed together. */
@@ -112,6 +134,7 @@ export interface Store {
   readonly gathers: GatherRepository;
   readonly notifications: NotificationRepository;
   readonly applications: ApplicationRepository;
+  readonly conferences: ConferenceRepository;
   /** Its write queue, when writes are queued and committed in groups (SQLite, PostgreSQL). */
   readonly writes?: StoreWrites;
   /** Releases files and handles; the store must not be used afterwards. */

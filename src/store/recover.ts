@@ -1,4 +1,4 @@
-import type { CallRecord } from '../engine/records.js';
+import type { CallRecord, ConferenceRecord } from '../engine/records.js';
 import type { Store } from './ports.js';
 import type { SidFactory } from './sid.js';
 
@@ -50,7 +50,37 @@ export async function closeInterruptedCalls(
     closed.push(updated);
   }
   await Promise.all(writes);
+  await closeInterruptedRooms(store, now, live === undefined ? undefined : new Set(closed.map((c) => c.sid)));
   return closed;
+}
+
+/**
+ * Takes the closed calls out of the conference rooms they were in, and ends (`completed`, at
+ * `now`) each room that has no participant left: its calls are over, so is the room. Without
+ * `calls` (a store closing every live call), every room that has not ended is ended.
+ */
+export async function closeInterruptedRooms(
+  store: Store,
+  now: number,
+  calls?: ReadonlySet<string>,
+): Promise<ConferenceRecord[]> {
+  const ended: ConferenceRecord[] = [];
+  const writes: Promise<void>[] = [];
+  for (const room of await store.conferences.listLive()) {
+    const left = calls ? room.participants.filter((p) => !calls.has(p.callSid)) : [];
+    // None of its calls was closed: its node runs it still.
+    if (calls && left.length === room.participants.length) continue;
+    const updated: ConferenceRecord = {
+      ...room,
+      participants: left,
+      status: left.length === 0 ? 'completed' : room.status,
+      dateUpdated: Math.max(now, room.dateUpdated),
+    };
+    writes.push(store.conferences.put(updated));
+    if (updated.status === 'completed') ended.push(updated);
+  }
+  await Promise.all(writes);
+  return ended;
 }
 
 function restartMessage(call: CallRecord, closed: CallRecord): string {

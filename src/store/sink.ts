@@ -54,6 +54,7 @@ export function createStoreSink(
     recording: (recording, wav) => void start(() => store.recordings.put({ ...recording }, wav)),
     gather: (gather) => void start(() => store.gathers.put({ ...gather })),
     notification: (notification) => void start(() => store.notifications.put({ ...notification })),
+    conference: (room) => void start(() => store.conferences.put(structuredClone(room))),
     settled: async () => {
       while (pending.size > 0) await Promise.all(pending);
     },

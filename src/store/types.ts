@@ -2,7 +2,7 @@
  * Records the store keeps besides the engine's (see `src/engine/records.ts`), and the query
  * shapes its repositories answer. Times are milliseconds since the Unix epoch.
  */
-import type { CallDirection, CallStatus } from '../engine/records.js';
+import type { CallDirection, CallStatus, ConferenceStatus } from '../engine/records.js';
 
 /**
  * An account: its sid (`AC` + 32 hex) and its secrets. The auth token itself is never stored,
@@ -104,4 +104,15 @@ export interface NotificationQuery extends Window {
   log?: 0 | 1;
   createdFrom?: number;
   createdTo?: number;
+}
+
+/** Filters of the Conferences list, in creation order; every one given must hold. Bounds are inclusive. */
+export interface ConferenceQuery extends Window {
+  accountSid: string;
+  friendlyName?: string;
+  status?: ConferenceStatus;
+  createdFrom?: number;
+  createdTo?: number;
+  updatedFrom?: number;
+  updatedTo?: number;
 }

@@ -26,6 +26,26 @@ describe.skipIf(!PG_URL || !REDIS_URL)('taking over a dead node', () => {
     const live = { status: 'in-progress', endTime: undefined, duration: undefined } as const;
     await dead.calls.put(call(1, live));
     await dead.calls.put(call(2, { status: 'ringing', startTime: undefined, endTime: undefined }));
+    // A room of the dead node whose one participant was its call 1.
+    const room = {
+      sid: `CF${'1'.repeat(32)}`,
+      accountSid: ACCOUNT_A,
+      friendlyName: 'sales',
+      status: 'in-progress' as const,
+      dateCreated: 1,
+      dateUpdated: 1,
+      participants: [
+        {
+          callSid: call(1).sid,
+          muted: false,
+          hold: false,
+          startConferenceOnEnter: true,
+          endConferenceOnExit: false,
+          joinedAt: 1,
+        },
+      ],
+    };
+    await dead.conferences.put(room);
     const queues = new RedisQueueStore(redis, prefix);
     const queue = await queues.ensureQueue({
       sid: 'QU1',
@@ -61,6 +81,10 @@ describe.skipIf(!PG_URL || !REDIS_URL)('taking over a dead node', () => {
 
     expect(await s1.store.calls.get(ACCOUNT_A, call(1).sid)).toMatchObject({ status: 'completed' });
     expect(await s1.store.calls.get(ACCOUNT_A, call(2).sid)).toMatchObject({ status: 'failed', duration: 0 });
+    expect(await s2.store.conferences.get(ACCOUNT_A, room.sid)).toMatchObject({
+      status: 'completed',
+      participants: [],
+    });
     const notes = await s1.store.notifications.list({ accountSid: ACCOUNT_A, offset: 0, limit: 10 });
     expect(notes.items.map((n) => [n.callSid, n.code]).sort()).toEqual([
       [call(1).sid, INTERRUPTED_CALL_CODE],

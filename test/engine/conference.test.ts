@@ -124,6 +124,36 @@ describe('Dial Conference', () => {
     h.engine.modifyCall(a.sid, { Url: `${BASE}/hold`, ChildCallMode: 'StayConnected' });
     await h.engine.advance(1);
     expect(h.engine.getConference(conf.sid)?.participants[0]).toMatchObject({ callSid: a.sid, hold: true });
+    // Each change reached the record sink: join (muted), unmute, hold.
+    expect(h.conferences.map((r) => [r.status, r.participants[0]?.muted, r.participants[0]?.hold])).toEqual([
+      ['in-progress', true, false],
+      ['in-progress', false, false],
+      ['in-progress', false, true],
+    ]);
     await h.engine.close();
+  });
+
+  it('reports the room to the record sink on every change, ending with no participant', async () => {
+    const h = harness({
+      '/guest': room('startConferenceOnEnter="false"'),
+      '/host': room('endConferenceOnExit="true"'),
+      '/after': rcml(''),
+    });
+    h.engine.setNumber('+100', { voiceUrl: `${BASE}/guest` });
+    h.engine.setNumber('+200', { voiceUrl: `${BASE}/host` });
+    h.engine.setParty('+2', { hangupAfter: 10 });
+    const guest = h.engine.incomingCall('+1', '+100');
+    await h.engine.advance(3);
+    const host = h.engine.incomingCall('+2', '+200');
+    await h.engine.runUntilIdle();
+    const seen = h.conferences.map((r) => [r.status, r.participants.map((p) => p.callSid)]);
+    expect(seen).toEqual([
+      ['init', [guest.sid]],
+      ['in-progress', [guest.sid, host.sid]],
+      ['completed', [guest.sid]],
+      ['completed', []],
+    ]);
+    const last = h.conferences.at(-1);
+    expect(last).toEqual(h.engine.getConference(last?.sid ?? ''));
   });
 });

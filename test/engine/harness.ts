@@ -1,6 +1,7 @@
 import { createEngine, type Engine, type EngineOptions } from '../../src/engine/index.js';
 import type {
   CallRecord,
+  ConferenceRecord,
   GatherRecord,
   MessageRecord,
   NotificationRecord,
@@ -21,6 +22,8 @@ export interface Harness {
   notifications: NotificationRecord[];
   messages: MessageRecord[];
   sessionDetails: SessionDetailRecord[];
+  /** Every room record reported, in order. */
+  conferences: ConferenceRecord[];
   events: EngineEvent[];
   requests: Array<Extract<EngineEvent, { type: 'request' }>>;
   /** Verbs run on a call in order; nested ones as `Parent/Verb` (e.g. `Gather/Say`). */
@@ -39,6 +42,7 @@ export function harness(apps: Record<string, App> = {}, options: EngineOptions =
     notifications: [],
     messages: [],
     sessionDetails: [],
+    conferences: [],
     events: [],
     requests: [],
     verbs: (sid) =>
@@ -61,6 +65,7 @@ export function harness(apps: Record<string, App> = {}, options: EngineOptions =
       notification: (n) => h.notifications.push({ ...n }),
       message: (m) => h.messages.push({ ...m }),
       sessionDetail: (r) => h.sessionDetails.push({ ...r }),
+      conference: (r) => h.conferences.push(structuredClone(r)),
     },
     onEvent: (e) => {
       h.events.push(e);

@@ -31,6 +31,7 @@ describe('SQLite store', () => {
       { version: 1 },
       { version: 2 },
       { version: 3 },
+      { version: 4 },
     ]);
     db.close();
   });

@@ -1,10 +1,14 @@
 import type { Context, Hono } from 'hono';
-import type { ConferenceInfo, ParticipantInfo } from '../../engine/conferences.js';
-import { API_VERSION } from '../../engine/records.js';
-import { rfc2822 } from '../http/dates.js';
-import { ApiError, notFound } from '../http/errors.js';
+import {
+  API_VERSION,
+  type ConferenceRecord,
+  type ConferenceStatus,
+  type ParticipantRecord,
+} from '../../engine/records.js';
+import { parseDateFilter, rfc2822 } from '../http/dates.js';
+import { notFound } from '../http/errors.js';
 import { type Format, type Representation, renderList, renderOne, splitFormat } from '../http/format.js';
-import { listDocument, parsePaging } from '../http/paging.js';
+import { listDocument, pageDocument, parsePaging, windowOf } from '../http/paging.js';
 import { readFields } from '../http/params.js';
 import { declaredQuery, declareRoute } from '../openapi/declare.js';
 import { parseMute } from './call-params.js';
@@ -25,7 +29,7 @@ const PARTICIPANT_LIST = { json: 'participants', xmlList: 'Participants', xmlIte
 const conferenceUri = (accountSid: string, sid: string) =>
   `/${API_VERSION}/Accounts/${accountSid}/Conferences/${sid}`;
 
-export function conferenceRep(c: ConferenceInfo): Representation {
+export function conferenceRep(c: ConferenceRecord): Representation {
   const uri = conferenceUri(c.accountSid, c.sid);
   return [
     ['Sid', 'sid', c.sid],
@@ -40,7 +44,7 @@ export function conferenceRep(c: ConferenceInfo): Representation {
   ];
 }
 
-export function participantRep(room: ConferenceInfo, p: ParticipantInfo): Representation {
+export function participantRep(room: ConferenceRecord, p: ParticipantRecord): Representation {
   return [
     ['CallSid', 'call_sid', p.callSid],
     ['ConferenceSid', 'conference_sid', room.sid],
@@ -55,48 +59,41 @@ export function participantRep(room: ConferenceInfo, p: ParticipantInfo): Repres
   ];
 }
 
-/** One page of an in-memory list, with the envelope of the platform's lists. */
-function pageOf<T>(
+/** One page of a room's participants (a room has few: paged in memory), with the list envelope. */
+function participantPage(
   c: Context<PlatformEnv>,
-  all: T[],
-  sidOf: (item: T) => string,
-  rep: (item: T) => Representation,
-  names: typeof CONFERENCE_LIST,
+  room: ConferenceRecord,
+  all: ParticipantRecord[],
   query: Record<string, string>,
 ): Response {
   const paging = parsePaging(query);
-  const after = paging.afterSid === undefined ? -1 : all.findIndex((item) => sidOf(item) === paging.afterSid);
+  const after = paging.afterSid === undefined ? -1 : all.findIndex((p) => p.callSid === paging.afterSid);
   const offset = after >= 0 ? after + 1 : paging.page * paging.pageSize;
-  const room = Math.max(0, Math.min(paging.pageSize, paging.limit - offset));
-  const items = all.slice(offset, offset + room);
+  const fits = Math.max(0, Math.min(paging.pageSize, paging.limit - offset));
+  const items = all.slice(offset, offset + fits);
   const doc = listDocument({
     path: c.req.path,
     query,
     paging,
     matched: all.length,
     offset,
-    items: items.map(rep),
-    lastSid: items.length > 0 ? sidOf(items[items.length - 1]) : undefined,
-    names,
+    items: items.map((p) => participantRep(room, p)),
+    lastSid: items.at(-1)?.callSid,
+    names: PARTICIPANT_LIST,
     withLimit: false,
   });
   return renderList(c, formatOfPath(c.req.path), doc);
 }
 
 /**
- * Conferences (list, get) and their participants (list, get, mute). Rooms come from the call
- * engine: those it holds, live or ended.
+ * Conferences (list, get) and their participants (list, get, mute). Rooms are read from the
+ * store, where the engine running each one records it, so every node of a cluster answers the
+ * same; a mute goes to the engine running the participant's call.
  */
 export function registerConferences(app: Hono<PlatformEnv>, deps: PlatformDeps): void {
-  const roomsOf = async (accountSid: string) => {
-    const control = controlOf(deps);
-    if (!control.listConferences) {
-      throw new ApiError(501, 'unsupported', 'this call engine does not list conferences');
-    }
-    return control.listConferences(accountSid);
-  };
+  const { store } = deps;
   const roomOf = async (accountSid: string, sid: string) => {
-    const room = (await roomsOf(accountSid)).find((r) => r.sid === sid);
+    const room = await store.conferences.get(accountSid, sid);
     if (!room) throw notFound('Conference', sid);
     return room;
   };
@@ -108,13 +105,32 @@ export function registerConferences(app: Hono<PlatformEnv>, deps: PlatformDeps):
     async (c) => {
       const accountSid = accountOf(c);
       const query = declaredQuery(c, ops.listConferences);
-      const status = query.Status;
-      const rooms = (await roomsOf(accountSid)).filter(
-        (r) =>
-          (query.FriendlyName === undefined || r.friendlyName === query.FriendlyName) &&
-          (status === undefined || r.status === status),
-      );
-      return pageOf(c, rooms, (r) => r.sid, conferenceRep, CONFERENCE_LIST, query);
+      const paging = parsePaging(query);
+      // A single value: a date keeps its whole day, a date-time its whole second.
+      const created =
+        query.DateCreated === undefined ? undefined : parseDateFilter('DateCreated', query.DateCreated);
+      const updated =
+        query.DateUpdated === undefined ? undefined : parseDateFilter('DateUpdated', query.DateUpdated);
+      const page = await store.conferences.list({
+        accountSid,
+        friendlyName: query.FriendlyName,
+        status: query.Status as ConferenceStatus | undefined,
+        createdFrom: created?.first,
+        createdTo: created?.last,
+        updatedFrom: updated?.first,
+        updatedTo: updated?.last,
+        ...windowOf(paging),
+      });
+      const doc = pageDocument({
+        path: c.req.path,
+        query,
+        paging,
+        page,
+        rep: conferenceRep,
+        names: CONFERENCE_LIST,
+        withLimit: false,
+      });
+      return renderList(c, formatOfPath(c.req.path), doc);
     },
   );
 
@@ -138,14 +154,7 @@ export function registerConferences(app: Hono<PlatformEnv>, deps: PlatformDeps):
       const participants = room.participants.filter(
         (p) => (muted === undefined || p.muted === muted) && (hold === undefined || p.hold === hold),
       );
-      return pageOf(
-        c,
-        participants,
-        (p) => p.callSid,
-        (p) => participantRep(room, p),
-        PARTICIPANT_LIST,
-        query,
-      );
+      return participantPage(c, room, participants, query);
     },
   );
 

@@ -298,7 +298,7 @@ const boolQuery = (name: string, description: string) =>
 export const listConferences: RouteDeclaration = {
   operationId: 'listConferences',
   tag: 'Conferences',
-  summary: "The account's conference rooms the engine holds, in creation order",
+  summary: "The account's conference rooms, in creation order",
   path: '/Accounts/{AccountSid}/Conferences',
   params: account,
   formats: JSON_OR_XML,
@@ -306,6 +306,8 @@ export const listConferences: RouteDeclaration = {
     Status: oneOfQuery('Status', ['init', 'in-progress', 'completed'], 'Rooms in this status'),
     ...pagingQuery,
     FriendlyName: textQuery('Rooms of this name'),
+    DateCreated: dateQuery('DateCreated', 'Opened within this day or second'),
+    DateUpdated: dateQuery('DateUpdated', 'Last changed within this day or second'),
   }),
   responses: ok(s.ConferenceList, 'One page of rooms'),
 };

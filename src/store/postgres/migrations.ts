@@ -107,6 +107,20 @@ export const PG_MIGRATIONS: ReadonlyArray<PgMigrationStep> = [
       }
     },
   },
+  {
+    version: 3,
+    name: 'conference rooms',
+    // owner_node: the node that last wrote the room (the one running it).
+    sql: `
+      CREATE TABLE conferences (
+        sid text COLLATE "C" PRIMARY KEY, account_sid text COLLATE "C" NOT NULL,
+        friendly_name text COLLATE "C" NOT NULL, status text COLLATE "C" NOT NULL,
+        owner_node text COLLATE "C", date_created bigint NOT NULL, date_updated bigint NOT NULL,
+        data text NOT NULL);
+      CREATE INDEX conferences_account_created ON conferences (account_sid, date_created, sid);
+      CREATE INDEX conferences_live ON conferences (owner_node) WHERE status <> 'completed';
+    `,
+  },
 ];
 
 /** The platform's records. */

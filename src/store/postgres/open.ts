@@ -5,6 +5,7 @@ import { closeInterruptedCalls } from '../recover.js';
 import type { Prunable } from '../retention.js';
 import { randomSid, type SidFactory } from '../sid.js';
 import { postgresCalls } from './calls.js';
+import { postgresConferences } from './conferences.js';
 import type { PostgresConnection } from './connection.js';
 import { migratePostgres } from './migrations.js';
 import { createReader, type Reader } from './paging.js';
@@ -121,6 +122,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     gathers: postgresGathers(db, writer),
     notifications: postgresNotifications(db, writer),
     applications: postgresApplications(db, writer),
+    conferences: postgresConferences(db, writer, node),
     writes: writer,
     close: () => {
       closing ??= writer.settled().then(() => {

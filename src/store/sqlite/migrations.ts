@@ -97,6 +97,18 @@ export const MIGRATIONS: ReadonlyArray<{
       }
     },
   },
+  {
+    version: 4,
+    name: 'conference rooms',
+    sql: `
+      CREATE TABLE conferences (
+        sid TEXT PRIMARY KEY, account_sid TEXT NOT NULL, friendly_name TEXT NOT NULL,
+        status TEXT NOT NULL, date_created INTEGER NOT NULL, date_updated INTEGER NOT NULL,
+        data TEXT NOT NULL);
+      CREATE INDEX conferences_account_created ON conferences (account_sid, date_created, sid);
+      CREATE INDEX conferences_live ON conferences (status) WHERE status <> 'completed';
+    `,
+  },
 ];
 
 /** Applies every migration the database has not seen yet; returns the versions applied. */

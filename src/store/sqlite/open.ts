@@ -6,6 +6,7 @@ import type { Prunable } from '../retention.js';
 import { randomSid, type SidFactory } from '../sid.js';
 import type { WriteQueueOptions } from '../write-queue.js';
 import { sqliteCalls } from './calls.js';
+import { sqliteConferences } from './conferences.js';
 import { openDatabase } from './driver.js';
 import { migrate } from './migrations.js';
 import { sqlitePruner } from './prune.js';
@@ -77,6 +78,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     gathers: sqliteGathers(db, writer),
     notifications: sqliteNotifications(db, writer),
     applications: sqliteApplications(db, writer),
+    conferences: sqliteConferences(db, writer),
     pruneBatch: sqlitePruner(db, options.dir, calls.removed),
     writes: writer,
     close: async () => {
