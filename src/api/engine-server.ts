@@ -158,7 +158,7 @@ async function buildEngine(options: EngineAppOptions, baseUrl: () => string): Pr
   }
   const ops = options.ops;
   const observer = ops?.metrics || ops?.log ? createCallObserver(ops) : undefined;
-  const feed = options.console === false ? undefined : createConsoleFeed();
+  const feed = options.console === false ? undefined : createConsoleFeed({}, options.console?.relay);
   const observed = observer ? observer.wrapSink(stored) : stored;
   const sink = feed ? feed.wrapSink(observed) : observed;
   const userListener = feed ? tee(feed.onEvent, options.engine?.onEvent) : options.engine?.onEvent;

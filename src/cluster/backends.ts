@@ -8,6 +8,7 @@ import { watchForwardSecret } from './forward-secret.js';
 import { removeQueueMembers } from './ghost-members.js';
 import { advertisedUrl, type Heartbeat, NODE_TTL_MS, startHeartbeat } from './heartbeat.js';
 import { subscribeDeaths, watchNodes } from './node-watch.js';
+import { RedisConsoleRelay } from './redis-console-relay.js';
 import { RedisQueuePeers } from './redis-queue-peers.js';
 import { RedisQueueStore } from './redis-queue-store.js';
 import {
@@ -54,6 +55,8 @@ export interface ClusterBackends {
    * is told (run a single node on PostgreSQL without Redis).
    */
   changes: SharedChanges;
+  /** How the web consoles of the nodes share their live messages, when Redis is given. */
+  consoleRelay?: RedisConsoleRelay;
   /** Readiness probes of the shared backends, by name (`postgres`, and `redis` when given). */
   checks: Record<string, () => Promise<void>>;
   /** Queue members of calls this node left live when it last stopped, removed at start. */
@@ -185,6 +188,7 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
   const secret = await watchForwardSecret(redis, prefix, ttlMs);
   const queuePeers = await RedisQueuePeers.start(redis, prefix, nodeId);
   const changes = await RedisChanges.start(redis, prefix, nodeId, options.onError);
+  const consoleRelay = await RedisConsoleRelay.start(redis, prefix, nodeId);
   // Matches with a dead node's calls end as if those calls had hung up.
   listeners.add((node) => queuePeers.endBridgesWith(node));
   return {
@@ -193,6 +197,7 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
     queueStore,
     queuePeers,
     changes,
+    consoleRelay,
     checks: {
       postgres: postgresCheck(opened),
       redis: async () => {
@@ -215,6 +220,7 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
       deaths.close();
       changes.close();
       await queuePeers.close();
+      await consoleRelay.close();
       await beat.stop();
       redis.disconnect();
     },

@@ -2,7 +2,8 @@
  * What the web console shows live: the engine's records and events, fanned out to the console
  * streams of the account they belong to, and each recent call's events kept for its timeline.
  * Memory only and bounded: the store keeps the records; the verbs and requests of a call are
- * known only while the call is among the most recent ones of this process.
+ * known only while the call is among the most recent ones of this process. With a relay, the
+ * other nodes' messages for the accounts watched here are fanned out and remembered alike.
  */
 import type { CallRecord, NotificationRecord, RecordSink } from '../../engine/records.js';
 import type { EngineEvent } from '../../engine/types.js';
@@ -80,6 +81,23 @@ export interface ConsoleFeed {
   close(): void;
 }
 
+/**
+ * How the console feeds of a cluster's nodes share their live messages: a console served by one
+ * node shows the calls of every node (`RedisConsoleRelay` in src/cluster). Without one, a
+ * console shows the calls of the node serving it.
+ */
+export interface ConsoleRelay {
+  /** Sends a message of this node's calls to the consoles of other nodes watching the account. */
+  send(accountSid: string, message: ConsoleMessage): void;
+  /**
+   * Hears the messages of the other nodes' calls for accounts this node watches, as they came
+   * over the wire (the feed checks their shape).
+   */
+  receive(handler: (accountSid: string, message: unknown) => void): () => void;
+  /** A console stream of this node watches the account until `stop`. */
+  watch(accountSid: string): { ready: Promise<void>; stop(): void };
+}
+
 function consoleCall(r: Readonly<CallRecord>): ConsoleCall {
   return {
     sid: r.sid,
@@ -126,26 +144,65 @@ function accountOfEvent(event: EngineEvent): string | undefined {
   return event.type === 'queue' ? event.event.accountSid : undefined;
 }
 
-/** Creates the feed; {@link ConsoleFeed.wrapSink} and `onEvent` go into the engine's options. */
-export function createConsoleFeed(limits: ConsoleFeedLimits = {}): ConsoleFeed {
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/** A message another node sent, when it has a console message's shape (anything else is dropped). */
+function relayed(m: unknown): ConsoleMessage | undefined {
+  if (!isObject(m)) return undefined;
+  if (m.type === 'call' && isObject(m.call) && typeof m.call.sid === 'string') return m as ConsoleMessage;
+  if (m.type === 'event' && isObject(m.event) && typeof m.event.type === 'string') return m as ConsoleMessage;
+  if (m.type === 'notification' && isObject(m.notification)) return m as ConsoleMessage;
+  return undefined;
+}
+
+/**
+ * Creates the feed; {@link ConsoleFeed.wrapSink} and `onEvent` go into the engine's options.
+ * With `relay`, the feed sends its messages to the other nodes and shows theirs.
+ */
+export function createConsoleFeed(limits: ConsoleFeedLimits = {}, relay?: ConsoleRelay): ConsoleFeed {
   const maxCalls = limits.calls ?? 1000;
   const maxEvents = limits.eventsPerCall ?? 500;
   const calls = new Map<string, Remembered>();
   const listeners = new Map<string, Set<ConsoleSubscriber>>();
+  const watches = new Map<string, { stop(): void }>();
   let closed = false;
 
-  const publish = (accountSid: string, message: ConsoleMessage) => {
+  const fanOut = (accountSid: string, message: ConsoleMessage) => {
     for (const subscriber of listeners.get(accountSid) ?? []) subscriber.message(message);
   };
-  const remember = (record: Readonly<CallRecord>): Remembered => {
-    let entry = calls.get(record.sid);
+  const publish = (accountSid: string, message: ConsoleMessage) => {
+    fanOut(accountSid, message);
+    relay?.send(accountSid, message);
+  };
+  const rememberCall = (call: ConsoleCall, accountSid: string): Remembered => {
+    let entry = calls.get(call.sid);
     if (!entry) {
-      entry = { call: consoleCall(record), accountSid: record.accountSid, events: [], dropped: 0 };
-      calls.set(record.sid, entry);
+      entry = { call, accountSid, events: [], dropped: 0 };
+      calls.set(call.sid, entry);
       if (calls.size > maxCalls) calls.delete(calls.keys().next().value as string);
-    } else entry.call = consoleCall(record);
+    } else entry.call = call;
     return entry;
   };
+  const remember = (record: Readonly<CallRecord>) => rememberCall(consoleCall(record), record.accountSid);
+  /** Keeps an event in the timeline of each remembered call it concerns; its account, if known. */
+  const rememberEvent = (event: EngineEvent): string | undefined => {
+    let accountSid = accountOfEvent(event);
+    for (const sid of callsOfEvent(event)) {
+      const entry = calls.get(sid);
+      if (!entry) continue;
+      accountSid ??= entry.accountSid;
+      if (entry.events.length < maxEvents) entry.events.push(event);
+      else entry.dropped++;
+    }
+    return accountSid;
+  };
+  const stopRelay = relay?.receive((accountSid, received) => {
+    const message = relayed(received);
+    if (closed || !message) return;
+    if (message.type === 'call') rememberCall(message.call, accountSid);
+    else if (message.type === 'event') rememberEvent(message.event);
+    fanOut(accountSid, message);
+  });
 
   return {
     wrapSink(sink) {
@@ -163,14 +220,7 @@ export function createConsoleFeed(limits: ConsoleFeedLimits = {}): ConsoleFeed {
       };
     },
     onEvent(event) {
-      let accountSid = accountOfEvent(event);
-      for (const sid of callsOfEvent(event)) {
-        const entry = calls.get(sid);
-        if (!entry) continue;
-        accountSid ??= entry.accountSid;
-        if (entry.events.length < maxEvents) entry.events.push(event);
-        else entry.dropped++;
-      }
+      const accountSid = rememberEvent(event);
       if (accountSid !== undefined) publish(accountSid, { type: 'event', event });
     },
     recentCalls(accountSid, limit = 200) {
@@ -192,16 +242,24 @@ export function createConsoleFeed(limits: ConsoleFeedLimits = {}): ConsoleFeed {
       if (!set) {
         set = new Set();
         listeners.set(accountSid, set);
+        if (relay) watches.set(accountSid, relay.watch(accountSid));
       }
       set.add(subscriber);
       return () => {
         set.delete(subscriber);
-        if (set.size === 0 && listeners.get(accountSid) === set) listeners.delete(accountSid);
+        if (set.size === 0 && listeners.get(accountSid) === set) {
+          listeners.delete(accountSid);
+          watches.get(accountSid)?.stop();
+          watches.delete(accountSid);
+        }
       };
     },
     close() {
       if (closed) return;
       closed = true;
+      stopRelay?.();
+      for (const watch of watches.values()) watch.stop();
+      watches.clear();
       const all = [...listeners.values()].flatMap((set) => [...set]);
       listeners.clear();
       for (const subscriber of all) subscriber.end();

@@ -9,7 +9,7 @@ import { tokenMatches } from '../http/auth.js';
 import { ApiError, badParameter, errorResponse } from '../http/errors.js';
 import { type ConsoleAssets, defaultAssetsDir, loadAssets } from './assets.js';
 import { type ConsoleDeps, checkOrigin, consolePath, SESSION_COOKIE, sessionOf } from './context.js';
-import type { ConsoleFeed } from './feed.js';
+import type { ConsoleFeed, ConsoleRelay } from './feed.js';
 import { createLoginLimit, type LoginLimitOptions, LoginRefused } from './login-limit.js';
 import { registerConsoleProxy } from './proxy.js';
 import { createSessionStore, type SessionOptions } from './sessions.js';
@@ -19,6 +19,8 @@ import { registerConsoleStream } from './stream.js';
 export interface ConsoleOptions {
   /** The engine's feed (see `createConsoleFeed`); without it live views answer 501. */
   feed?: ConsoleFeed;
+  /** In a cluster: shares the feed's live messages with the other nodes' consoles. */
+  relay?: ConsoleRelay;
   /** Directory of the built front end. Default: dist/console of this package. */
   assetsDir?: string;
   /** Session expiry and limits. */

@@ -305,6 +305,8 @@ export function registerServe(program: Command): void {
       accountLimits: accountLimitsOf(options),
       callOwners: cluster?.queueStore ? cluster : undefined,
       changes: cluster?.changes,
+      // Each node's console shows the calls of every node.
+      console: cluster?.consoleRelay ? { relay: cluster.consoleRelay } : undefined,
     });
     // Retention runs between requests, a batch at a time; it stops before the stores close.
     const retention =
