@@ -1,8 +1,15 @@
 import { QueueError } from './errors.js';
 import type { QueueEvent, QueueEventBase, QueueListener } from './events.js';
+import type {
+  AfterBridgeOutcome,
+  AfterBridgeRequest,
+  ArriveOutcome,
+  ArriveRequest,
+  LeaveOutcome,
+} from './matcher-types.js';
 import { MemoryQueueStore } from './memory-store.js';
 import { DEFAULT_MAX_QUEUE_SIZE, parseMaxQueueSize, parseQueueName } from './options.js';
-import { type AfterBridgeDecision, decideAfterBridge } from './rejoin.js';
+import { decideAfterBridge } from './rejoin.js';
 import { queueResultFor } from './result.js';
 import { KeyedSerializer } from './serialize.js';
 import { randomQueueSid } from './sid.js';
@@ -13,12 +20,19 @@ import {
   otherSide,
   type QueueInfo,
   type QueueMember,
-  type QueueResult,
   type QueueSide,
   type QueueTicket,
   type ServedStats,
 } from './types.js';
 import { type QueueWaitParams, queueWaitParams } from './wait-params.js';
+
+export type {
+  AfterBridgeOutcome,
+  AfterBridgeRequest,
+  ArriveOutcome,
+  ArriveRequest,
+  LeaveOutcome,
+} from './matcher-types.js';
 
 /** Construction options of {@link QueueMatcher}. */
 export interface QueueMatcherOptions {
@@ -33,50 +47,6 @@ export interface QueueMatcherOptions {
   /** Receives every event; more can be added with {@link QueueMatcher.subscribe}. */
   listener?: QueueListener;
 }
-
-/** A call arriving at a queue by name. */
-export interface ArriveRequest {
-  accountSid: string;
-  /** Queue name (Enqueue text or Queue noun text). */
-  queueName: string;
-  callSid: string;
-  side: QueueSide;
-}
-
-/** What became of an arrival. */
-export type ArriveOutcome =
-  /** Met `partner`, who was waiting at the head of the other side: bridge the two. */
-  | { status: 'matched'; queue: QueueInfo; partner: QueueMember; partnerWaitMs: number }
-  /** Nobody to meet: the call waits at `position` (its wait loop runs). */
-  | { status: 'waiting'; queue: QueueInfo; ticket: QueueTicket; position: number }
-  /** Its side is full and nobody could take it: Enqueue ends with `QueueResult=queue-full`. */
-  | { status: 'queue-full'; queue: QueueInfo; size: number };
-
-/** A waiting call removed without a match. */
-export interface LeaveOutcome {
-  member: QueueMember;
-  /** Position it had. */
-  position: number;
-  waitMs: number;
-  /** For the Enqueue action; undefined for a timeout (the Dial reports no-answer). */
-  result: QueueResult | undefined;
-}
-
-/** A queued agent whose bridged customer hung up. */
-export interface AfterBridgeRequest {
-  queueSid: string;
-  callSid: string;
-  /** The agent's side; customers are the other one. Default `enqueued` (agents run Enqueue). */
-  side?: QueueSide;
-  /** The agent's `rejoin` attribute. */
-  rejoin: boolean;
-}
-
-/** What the engine does with that agent. */
-export type AfterBridgeOutcome =
-  | { decision: Extract<AfterBridgeDecision, 'connect-next'>; partner: QueueMember; partnerWaitMs: number }
-  | { decision: Extract<AfterBridgeDecision, 'rejoin'>; arrival: ArriveOutcome }
-  | { decision: Extract<AfterBridgeDecision, 'drop'> };
 
 /**
  * Two-sided FIFO matching over a {@link QueueStore}: a newcomer meets the head of the other
