@@ -121,8 +121,10 @@ export class QueueMatcher {
   async arrive(request: ArriveRequest): Promise<ArriveOutcome> {
     checkArrival(request);
     const queue = await this.queue(request.accountSid, request.queueName);
+    // A store with an atomic arrival orders arrivals itself (for every process sharing it), so
+    // this process's arrivals need not wait for each other: several are in flight at once.
+    if (this.store.arrive) return this.arriveAtomic(queue, request.callSid, request.side);
     return this.serial.run(queue.sid, async () => {
-      if (this.store.arrive) return this.arriveAtomic(queue, request.callSid, request.side);
       // The size limit may have changed since `queue` was read.
       const current = (await this.store.getQueue(queue.sid)) ?? queue;
       return this.arriveLocked(current, request.callSid, request.side);

@@ -118,6 +118,50 @@ describe.skipIf(!REDIS_URL)('Redis queue store', () => {
     ).toBe(0);
   });
 
+  it('arrivals in flight together through one matcher end as one at a time would, events in order', async () => {
+    const [store] = nodes(1);
+    const seen: string[] = [];
+    const shared = new QueueMatcher({
+      store,
+      clock: () => 1000,
+      newSid: seededQueueSids(1),
+      listener: (e) =>
+        seen.push(
+          `${e.type}:${'callSid' in e ? e.callSid : ((e as { arriving?: { callSid: string } }).arriving?.callSid ?? '')}`,
+        ),
+    });
+    const alone: string[] = [];
+    const memory = new QueueMatcher({
+      store: new MemoryQueueStore(),
+      clock: () => 1000,
+      newSid: seededQueueSids(1),
+      listener: (e) =>
+        alone.push(
+          `${e.type}:${'callSid' in e ? e.callSid : ((e as { arriving?: { callSid: string } }).arriving?.callSid ?? '')}`,
+        ),
+    });
+    const sides: QueueSide[] = Array.from({ length: 40 }, (_, i) => (i % 5 < 3 ? 'enqueued' : 'dialer'));
+    const request = (i: number) => ({
+      accountSid: ACCOUNT,
+      queueName: 'burst',
+      callSid: `b${i}`,
+      side: sides[i],
+    });
+    await shared.queue(ACCOUNT, 'burst');
+    await memory.queue(ACCOUNT, 'burst');
+    const together = await Promise.all(sides.map((_, i) => shared.arrive(request(i))));
+    const oneByOne: ArriveOutcome[] = [];
+    for (const i of sides.keys()) oneByOne.push(await memory.arrive(request(i)));
+    const summary = (o: ArriveOutcome) =>
+      o.status === 'matched'
+        ? `matched ${o.partner.callSid}`
+        : o.status === 'waiting'
+          ? `waiting ${o.position}`
+          : o.status;
+    expect(together.map(summary)).toEqual(oneByOne.map(summary));
+    expect(seen).toEqual(alone);
+  });
+
   it('answers any sequence of arrivals and leaves over any nodes as the memory store does (property)', async () => {
     await fc.assert(
       fc.asyncProperty(
