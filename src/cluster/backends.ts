@@ -11,6 +11,7 @@ import { subscribeDeaths, watchNodes } from './node-watch.js';
 import { RedisConsoleRelay } from './redis-console-relay.js';
 import { RedisQueuePeers } from './redis-queue-peers.js';
 import { RedisQueueStore } from './redis-queue-store.js';
+import { dropRoomClaims } from './room-claims.js';
 import {
   deathChannel,
   settleDeadNode,
@@ -157,8 +158,11 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
         heartbeat = await startHeartbeat(redis, prefix, nodeId, ttlMs);
         store = await openPostgresStore({ url: options.databaseUrl, nodeId });
         interruptedMembers = await removeQueueMembers(redis, prefix, queueStore, store.interruptedCalls);
-        // Its previous run died: nodes bridged with its calls hear of it like of any death.
-        if (store.interruptedCalls.length > 0) await redis.publish(deathChannel(prefix), nodeId);
+        // Room names its previous run held are free again (its rooms were ended with its calls).
+        const rooms = await dropRoomClaims(redis, prefix, nodeId);
+        // Its previous run died: nodes bridged with its calls, or with calls in its rooms, hear
+        // of it like of any death.
+        if (store.interruptedCalls.length > 0 || rooms > 0) await redis.publish(deathChannel(prefix), nodeId);
       },
       lockMs + ttlMs,
     );
@@ -189,8 +193,11 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
   const queuePeers = await RedisQueuePeers.start(redis, prefix, nodeId);
   const changes = await RedisChanges.start(redis, prefix, nodeId, options.onError);
   const consoleRelay = await RedisConsoleRelay.start(redis, prefix, nodeId);
-  // Matches with a dead node's calls end as if those calls had hung up.
-  listeners.add((node) => queuePeers.endBridgesWith(node));
+  // Matches with a dead node's calls end as if those calls had hung up; so do its seats in rooms.
+  listeners.add((node) => {
+    queuePeers.endBridgesWith(node);
+    queuePeers.endRoomsWith(node);
+  });
   return {
     nodeId,
     store: opened,

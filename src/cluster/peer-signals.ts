@@ -1,3 +1,4 @@
+import type { RoomSignal } from '../engine/conference-peers.js';
 import type { LegTerms, PairEndedBy, RemoteOffer } from '../engine/queues/peers.js';
 
 /**
@@ -8,6 +9,7 @@ import type { LegTerms, PairEndedBy, RemoteOffer } from '../engine/queues/peers.
  * - `ready`: the sender's side ran its join documents.
  * - `left`: the sender's side left (hang-up, live redirect, failure) or its time limit passed.
  * - `flush`: a marker a node sends itself to learn that everything sent before has been read.
+ * - `room`: news of a conference room spanning nodes (see `RoomSignal`; `id` is empty).
  */
 export type PeerSignal =
   | { t: 'offer'; id: string; from: string; offer: RemoteOffer }
@@ -15,9 +17,10 @@ export type PeerSignal =
   | { t: 'refuse'; id: string; from: string }
   | { t: 'ready'; id: string; from: string }
   | { t: 'left'; id: string; from: string; endedBy: PairEndedBy }
-  | { t: 'flush'; id: string; from: string };
+  | { t: 'flush'; id: string; from: string }
+  | { t: 'room'; id: string; from: string; room: RoomSignal };
 
-const TYPES = new Set(['offer', 'accept', 'refuse', 'ready', 'left', 'flush']);
+const TYPES = new Set(['offer', 'accept', 'refuse', 'ready', 'left', 'flush', 'room']);
 
 /** Decodes a signal read from Redis; undefined for anything malformed (ignored, never thrown). */
 export function decodeSignal(raw: string): PeerSignal | undefined {
@@ -26,6 +29,10 @@ export function decodeSignal(raw: string): PeerSignal | undefined {
     if (!value || typeof value !== 'object') return undefined;
     if (typeof value.t !== 'string' || !TYPES.has(value.t)) return undefined;
     if (typeof value.id !== 'string' || typeof value.from !== 'string') return undefined;
+    if (value.t === 'room') {
+      const room = (value as { room?: Partial<RoomSignal> | null }).room;
+      if (!room || typeof room.t !== 'string' || typeof room.sid !== 'string') return undefined;
+    }
     return value as PeerSignal;
   } catch {
     return undefined;

@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type {
+  ConferencePeers,
+  RoomClaim,
+  RoomSignal,
+  RoomSignalHandler,
+} from '../engine/conference-peers.js';
+import type {
   LegTerms,
   PairEndedBy,
   QueuePeers,
@@ -10,6 +16,7 @@ import type {
 } from '../engine/queues/peers.js';
 import type { QueueSide } from '../queue/types.js';
 import { decodeSignal, type PeerSignal } from './peer-signals.js';
+import { claimRoom, releaseRoom } from './room-claims.js';
 
 /** Signals kept per node stream (approximate trim): far more than a node has in flight. */
 const STREAM_MAX_LEN = 10_000;
@@ -63,18 +70,19 @@ class PeerLeg implements RemoteLeg {
 }
 
 /**
- * Cross-node matches over Redis: each node reads its own stream `P:signals:<node>` and writes to
- * the others'. Streams rather than pub/sub: a node reads from the last entry it saw, so a signal
+ * Cross-node matches and conference rooms over Redis: each node reads its own stream
+ * `P:signals:<node>` and writes to the others'. Streams rather than pub/sub: a node reads from the last entry it saw, so a signal
  * sent while its connection is being re-established is read once it is back, where pub/sub
  * would drop it; and a lost `left` would keep a call connected to nobody. Signals are read in
  * the order they were written, once each. A node that dies is not waited for: see
  * {@link endBridgesWith}.
  */
-export class RedisQueuePeers implements QueuePeers {
+export class RedisQueuePeers implements QueuePeers, ConferencePeers {
   private readonly legs = new Map<string, PeerLeg>();
   private readonly offers = new Map<string, { offer: RemoteOffer; resolve(leg?: RemoteLeg): void }>();
   private readonly flushes = new Map<string, () => void>();
   private accept: Accept | undefined;
+  private rooms: RoomSignalHandler | undefined;
   private readonly idStem = `${randomBytes(4).toString('hex')}`;
   private seq = 0;
   private closed = false;
@@ -131,6 +139,29 @@ export class RedisQueuePeers implements QueuePeers {
       this.forget(leg);
       leg.hear((events) => events.left(leg.side));
     }
+  }
+
+  claimRoom(accountSid: string, name: string, sid: string, stale?: RoomClaim): Promise<RoomClaim> {
+    return claimRoom(this.redis, this.prefix, accountSid, name, { node: this.nodeId, sid }, stale);
+  }
+
+  releaseRoom(accountSid: string, name: string, sid: string): Promise<void> {
+    return releaseRoom(this.redis, this.prefix, accountSid, name, { node: this.nodeId, sid }).catch(
+      () => undefined,
+    );
+  }
+
+  sendRoom(node: string, room: RoomSignal): void {
+    void this.send(node, { t: 'room', id: '', from: this.nodeId, room });
+  }
+
+  serveRooms(handler: RoomSignalHandler): void {
+    this.rooms = handler;
+  }
+
+  /** `node` is dead: its calls leave the rooms of this node, and the rooms it ran end here. */
+  endRoomsWith(node: string): void {
+    this.rooms?.nodeDead(node);
   }
 
   /** Resolves once every signal sent to this node before the call has been handled (at once when closed). */
@@ -235,6 +266,9 @@ export class RedisQueuePeers implements QueuePeers {
       case 'flush':
         this.flushes.get(signal.id)?.();
         this.flushes.delete(signal.id);
+        return;
+      case 'room':
+        this.rooms?.signal(signal.from, signal.room);
     }
   }
 

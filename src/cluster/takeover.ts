@@ -12,6 +12,7 @@ import { closeInterruptedCalls } from '../store/recover.js';
 import { randomSid } from '../store/sid.js';
 import { removeQueueMembers } from './ghost-members.js';
 import { membersKey, nodeKey } from './heartbeat.js';
+import { dropRoomClaims } from './room-claims.js';
 
 /** Key of the lock held while `node`'s calls are closed (by a survivor, or by itself on restart). */
 export const takeoverLockKey = (prefix: string, node: string) => `${prefix}:takeover:${node}`;
@@ -82,7 +83,8 @@ export type TakeoverOutcome =
 /**
  * Takes `dead` over, if nobody else is and its heartbeat has really expired: closes its live
  * calls (answered -> `completed`, others `failed`, each with notification 12401, as a restarted
- * node closes its own), removes them from the queues, drops the node from the members and
+ * node closes its own) and ends the conference rooms it ran (freeing their names), removes
+ * them from the queues, drops the node from the members and
  * publishes its death on {@link deathChannel}.
  */
 export async function takeOver(context: TakeoverContext, dead: string): Promise<TakeoverOutcome> {
@@ -96,12 +98,15 @@ export async function takeOver(context: TakeoverContext, dead: string): Promise<
       await store.liveCallsOf(dead),
       (call, done) =>
         `rcml.call-interrupted: Call ${call.sid} was ${call.status} when node ${dead} stopped answering; marked ${done.status} by node ${self}`,
+      await store.liveRoomsOf(dead),
     );
     const calls = closed.map((c) => c.sid);
     const members = context.queues ? await removeQueueMembers(redis, prefix, context.queues, calls) : 0;
+    // Its rooms ended with its calls: their names are free for the survivors.
+    const rooms = await dropRoomClaims(redis, prefix, dead);
     // Told once: by the node that found it a member, or that had calls of it to close.
     const wasMember = (await redis.hdel(membersKey(prefix), dead)) === 1;
-    if (wasMember || calls.length > 0) await redis.publish(deathChannel(prefix), dead);
+    if (wasMember || calls.length > 0 || rooms > 0) await redis.publish(deathChannel(prefix), dead);
     context.told?.(dead, { status: 'done', calls, members });
     return { status: 'done', calls, members };
   });

@@ -2,13 +2,8 @@ import type { HttpMethod } from '../rcml/model.js';
 import { type BridgeOptions, type BridgeResult, bridgeCalls } from './bridge.js';
 import { Call } from './call.js';
 import type { Clock } from './clock/clock.js';
-import {
-  type Conference,
-  joinRoom,
-  leaveRoom,
-  type Participant,
-  type ParticipantOptions,
-} from './conferences.js';
+import { type Joined, joinRoom, leaveRoom } from './conference-join.js';
+import type { Conference, Participant, ParticipantOptions } from './conferences.js';
 import { type LoadedDocument, loadDocument } from './documents.js';
 import type { InterruptReason } from './errors.js';
 import { isReleased, type LegOptions, ringLegs, type ScreeningResult, screenLeg, startLeg } from './legs.js';
@@ -95,11 +90,7 @@ export class CallServices implements VerbServices {
     this.call.bridge?.end('modified');
   }
 
-  joinConference(
-    name: string,
-    max: number,
-    options: ParticipantOptions,
-  ): { room: Conference; seat?: Participant } {
+  joinConference(name: string, max: number, options: ParticipantOptions): Joined | Promise<Joined> {
     return joinRoom(this.call, name, max, options);
   }
 

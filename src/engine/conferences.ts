@@ -1,4 +1,5 @@
 import type { Call } from './call.js';
+import type { ConferencePeers, SeatTerms } from './conference-peers.js';
 import { EngineError } from './errors.js';
 import type { ConferenceRecord, ConferenceStatus, ParticipantRecord } from './records.js';
 import type { ConferenceAction } from './types.js';
@@ -11,41 +12,53 @@ export type ParticipantInfo = ParticipantRecord;
 /** A conference room as inspection shows it (its record). Times are ms since epoch. */
 export type ConferenceInfo = ConferenceRecord;
 
-/** A call in a room. `wake` interrupts its current wait (the room started or ended). */
-export interface Participant {
-  call: Call;
-  muted: boolean;
-  startConferenceOnEnter: boolean;
-  endConferenceOnExit: boolean;
-  /** A tone sounds in the running room when this participant enters or leaves. */
-  beep: boolean;
+/** How a participant takes part (the Conference noun's attributes). */
+export type ParticipantOptions = SeatTerms;
+
+type Runtime = Call['rt'];
+
+/**
+ * A call in a room: `call` when it runs on this node, `node` when it runs on another (only the
+ * room's owner seats those).
+ */
+export interface Participant extends ParticipantOptions {
+  callSid: string;
+  call?: Call;
+  node?: string;
+  /** On hold: a seat of another node's call, as that node told (a local seat reads its call). */
+  hold: boolean;
   joinedAt: number;
 }
 
-/** How a participant takes part (the Conference noun's attributes). */
-export interface ParticipantOptions {
-  muted: boolean;
-  startConferenceOnEnter: boolean;
-  endConferenceOnExit: boolean;
-  beep: boolean;
-}
-
-/** One conference room: participants by call sid, started by a starter, ended by an ender. */
+/**
+ * One conference room: participants by call sid, started by a starter, ended by an ender. On
+ * the node that runs it (`owner` undefined) it holds every participant; on another node of a
+ * cluster (`owner` names the room's node) it is a mirror holding that node's calls, whose
+ * status follows the owner's.
+ */
 export class Conference {
   status: ConferenceStatus = 'init';
   dateUpdated: number;
   readonly participants = new Map<string, Participant>();
+  /** A mirror whose owner died: nothing more is told to it. */
+  ownerGone = false;
 
   constructor(
+    readonly rt: Runtime,
     readonly sid: string,
     readonly accountSid: string,
     readonly name: string,
     readonly dateCreated: number,
+    readonly owner?: string,
   ) {
     this.dateUpdated = dateCreated;
   }
 
-  /** Inspection snapshot. */
+  get mirror(): boolean {
+    return this.owner !== undefined;
+  }
+
+  /** Inspection snapshot (a mirror's shows this node's calls). */
   info(): ConferenceInfo {
     return {
       sid: this.sid,
@@ -55,9 +68,9 @@ export class Conference {
       dateCreated: this.dateCreated,
       dateUpdated: this.dateUpdated,
       participants: [...this.participants.values()].map((p) => ({
-        callSid: p.call.record.sid,
+        callSid: p.callSid,
         muted: p.muted,
-        hold: p.call.media.held,
+        hold: p.call ? p.call.media.held : p.hold,
         startConferenceOnEnter: p.startConferenceOnEnter,
         endConferenceOnExit: p.endConferenceOnExit,
         joinedAt: p.joinedAt,
@@ -68,31 +81,65 @@ export class Conference {
 
 const roomsByEngine = new WeakMap<object, ConferenceRooms>();
 
+/** What a join waiting for the owner's answer hears. */
+export interface OwnerAnswer {
+  answer: 'seated' | 'full' | 'gone';
+  status?: ConferenceStatus;
+}
+
 /** The rooms of one engine: by sid, and the current room per account and name. */
 export class ConferenceRooms {
   private readonly bySid = new Map<string, Conference>();
   private readonly current = new Map<string, Conference>();
+  /** How rooms reach the other nodes of a cluster; undefined on a lone engine. */
+  peers: ConferencePeers | undefined;
+  /** Claims of a name under way, by key: joins meanwhile wait for the same one. */
+  readonly opening = new Map<string, Promise<Conference>>();
+  /** Joins of this node's calls waiting for another node's answer, by call sid. */
+  readonly asking = new Map<string, { node: string; resolve(answer: OwnerAnswer): void }>();
+
+  constructor(readonly rt: Runtime) {}
 
   /** The rooms of the engine whose runtime is `rt` (created on first use). */
-  static of(rt: object): ConferenceRooms {
+  static of(rt: Runtime): ConferenceRooms {
     let rooms = roomsByEngine.get(rt);
     if (!rooms) {
-      rooms = new ConferenceRooms();
+      rooms = new ConferenceRooms(rt);
       roomsByEngine.set(rt, rooms);
     }
     return rooms;
   }
 
-  /** The open room named `name` (a room that has ended is replaced by a new one). */
-  open(accountSid: string, name: string, newSid: () => string, now: number): Conference {
-    const key = `${accountSid}\n${name}`;
-    let room = this.current.get(key);
-    if (!room || room.status === 'completed') {
-      room = new Conference(newSid(), accountSid, name, now);
-      this.current.set(key, room);
-      this.bySid.set(room.sid, room);
-    }
+  static key(accountSid: string, name: string): string {
+    return `${accountSid}\n${name}`;
+  }
+
+  /** The open room of that key, if any (one that ended is no longer current). */
+  currentRoom(key: string): Conference | undefined {
+    const room = this.current.get(key);
+    return room && room.status !== 'completed' ? room : undefined;
+  }
+
+  /** The open room named `name` on a lone engine (a room that has ended is replaced by a new one). */
+  open(accountSid: string, name: string): Conference {
+    const key = ConferenceRooms.key(accountSid, name);
+    const found = this.currentRoom(key);
+    if (found) return found;
+    const room = new Conference(this.rt, this.rt.sids.next('CF'), accountSid, name, this.rt.clock.now());
+    this.add(room);
     return room;
+  }
+
+  /** Makes `room` the current one of its name. */
+  add(room: Conference): void {
+    this.current.set(ConferenceRooms.key(room.accountSid, room.name), room);
+    this.bySid.set(room.sid, room);
+  }
+
+  /** `room` is no longer the current one of its name (it ended, or its owner let it go). */
+  drop(room: Conference): void {
+    const key = ConferenceRooms.key(room.accountSid, room.name);
+    if (this.current.get(key) === room) this.current.delete(key);
   }
 
   get(sid: string): Conference | undefined {
@@ -109,7 +156,7 @@ export class ConferenceRooms {
  * `unknown-conference`, or `unknown-call` when the call is not in that conference.
  */
 export function muteParticipant(
-  rt: object,
+  rt: Runtime,
   conferenceSid: string,
   callSid: string,
   mute: boolean,
@@ -122,18 +169,41 @@ export function muteParticipant(
   }
   if (p.muted !== mute) {
     p.muted = mute;
-    emit(room, p.call, mute ? 'mute' : 'unmute');
-    report(room, p.call);
+    if (p.call) emit(room, callSid, mute ? 'mute' : 'unmute');
+    seatChanged(room, p);
   }
   return room.info().participants.find((x) => x.callSid === callSid)!;
 }
 
-/** Reports a room event; `withCall` false for room-wide events (start, end). */
-export function emit(room: Conference, call: Call, action: ConferenceAction, withCall = true): void {
-  call.rt.listener?.({
+/**
+ * A seat's mute or hold changed: the owner records the room (and has a call of another node
+ * muted there); a mirror tells the owner.
+ */
+export function seatChanged(room: Conference, p: Participant): void {
+  const peers = ConferenceRooms.of(room.rt).peers;
+  if (room.owner !== undefined) {
+    if (!room.ownerGone) {
+      peers?.sendRoom(room.owner, {
+        t: 'update',
+        sid: room.sid,
+        callSid: p.callSid,
+        muted: p.muted,
+        hold: p.call ? p.call.media.held : p.hold,
+      });
+    }
+    return;
+  }
+  if (p.node !== undefined)
+    peers?.sendRoom(p.node, { t: 'mute', sid: room.sid, callSid: p.callSid, muted: p.muted });
+  report(room);
+}
+
+/** Reports a room event: `callSid` undefined for room-wide events (start, end). */
+export function emit(room: Conference, callSid: string | undefined, action: ConferenceAction): void {
+  room.rt.listener?.({
     type: 'conference',
-    at: call.rt.clock.now(),
-    callSid: withCall ? call.record.sid : undefined,
+    at: room.rt.clock.now(),
+    callSid,
     conferenceSid: room.sid,
     name: room.name,
     action,
@@ -141,69 +211,64 @@ export function emit(room: Conference, call: Call, action: ConferenceAction, wit
 }
 
 /**
- * Joins `call` to the account's open room `name` (full at `max`: no seat). A starter starts a
- * waiting room; a running room sounds the entry tone of a participant with `beep`.
+ * Seats `p` in a room this node runs (full at `max`: false). A starter starts a waiting room;
+ * a running room sounds the entry tone of a participant with `beep`.
  */
-export function joinRoom(
-  call: Call,
-  name: string,
-  max: number,
-  options: ParticipantOptions,
-): { room: Conference; seat?: Participant } {
-  const rt = call.rt;
-  const now = rt.clock.now();
-  const room = ConferenceRooms.of(rt).open(call.record.accountSid, name, () => rt.sids.next('CF'), now);
+export function seat(room: Conference, p: Participant, max: number): boolean {
   if (room.participants.size >= max) {
-    report(room, call);
-    return { room };
+    report(room);
+    return false;
   }
-  const seat: Participant = { call, ...options, joinedAt: now };
-  room.participants.set(call.record.sid, seat);
-  call.conferenceSid = room.sid;
-  emit(room, call, 'join');
-  if (seat.startConferenceOnEnter && room.status === 'init') setStatus(room, call, 'in-progress');
+  room.participants.set(p.callSid, p);
+  if (p.call) {
+    p.call.conferenceSid = room.sid;
+    emit(room, p.callSid, 'join');
+  }
+  if (p.startConferenceOnEnter && room.status === 'init') setStatus(room, 'in-progress');
   // Only a running room beeps: callers still waiting for the start hear the wait music instead.
-  if (seat.beep && room.status === 'in-progress') beep(room, call, 'join');
-  report(room, call);
-  return { room, seat };
+  if (p.beep && room.status === 'in-progress') beep(room, p.callSid, 'join');
+  report(room);
+  return true;
 }
 
-/** Takes a participant out; an ender ends the room, the last one out closes it. */
-export function leaveRoom(room: Conference, me: Participant): void {
-  const call = me.call;
-  if (room.participants.get(call.record.sid) !== me) return;
-  room.participants.delete(call.record.sid);
-  if (call.conferenceSid === room.sid) call.conferenceSid = null;
-  emit(room, call, 'leave');
+/** Takes a seat out of a room this node runs; an ender ends the room, the last one out closes it. */
+export function unseat(room: Conference, me: Participant): void {
+  if (room.participants.get(me.callSid) !== me) return;
+  room.participants.delete(me.callSid);
+  if (me.call) {
+    if (me.call.conferenceSid === room.sid) me.call.conferenceSid = null;
+    emit(room, me.callSid, 'leave');
+  }
   if (room.status !== 'completed') {
     if ((me.endConferenceOnExit && room.status === 'in-progress') || room.participants.size === 0) {
-      setStatus(room, call, 'completed');
+      setStatus(room, 'completed');
     } else if (me.beep && room.status === 'in-progress') {
-      beep(room, call, 'leave');
+      beep(room, me.callSid, 'leave');
     }
   }
-  report(room, call);
+  report(room);
 }
 
-/** Tells the record sink the room's state (every change: status, participants, mute, hold). */
-export function report(room: Conference, by: Call): void {
-  by.rt.sink.conference?.(room.info());
+/** Tells the record sink the state of a room this node runs (a mirror's is the owner's to tell). */
+export function report(room: Conference): void {
+  if (!room.mirror) room.rt.sink.conference?.(room.info());
 }
 
-/** Reports the room of `call` after a change of its media (hold), when it is in one. */
+/** The room of `call` after a change of its media (hold), when it is in one. */
 export function reportParticipant(call: Call): void {
   const sid = call.conferenceSid;
   const room = sid === null ? undefined : ConferenceRooms.of(call.rt).get(sid);
-  if (room?.participants.has(call.record.sid)) report(room, call);
+  const p = room?.participants.get(call.record.sid);
+  if (room && p) seatChanged(room, p);
 }
 
 /** The entry or exit tone of a running room (an event: the tone takes no one's time). */
-function beep(room: Conference, call: Call, on: 'join' | 'leave'): void {
-  const rt = call.rt;
+function beep(room: Conference, callSid: string, on: 'join' | 'leave'): void {
+  const rt = room.rt;
   rt.listener?.({
     type: 'conference',
     at: rt.clock.now(),
-    callSid: call.record.sid,
+    callSid,
     conferenceSid: room.sid,
     name: room.name,
     action: 'beep',
@@ -211,10 +276,29 @@ function beep(room: Conference, call: Call, on: 'join' | 'leave'): void {
   });
 }
 
-function setStatus(room: Conference, by: Call, status: 'in-progress' | 'completed'): void {
+const RANK: Record<ConferenceStatus, number> = { init: 0, 'in-progress': 1, completed: 2 };
+
+/**
+ * The room starts or ends: this node's calls waiting for the start (or in a room that ended)
+ * stop waiting. The owner tells the nodes of its other participants, and lets the name go
+ * once the room is over. A status never goes back.
+ */
+export function setStatus(room: Conference, status: 'in-progress' | 'completed'): void {
+  if (RANK[status] <= RANK[room.status]) return;
   room.status = status;
-  room.dateUpdated = by.rt.clock.now();
-  emit(room, by, status === 'in-progress' ? 'start' : 'end', false);
-  // Everyone waiting for the start (or in a room that ended) stops waiting.
-  for (const p of room.participants.values()) p.call.interrupt('conference');
+  room.dateUpdated = room.rt.clock.now();
+  emit(room, undefined, status === 'in-progress' ? 'start' : 'end');
+  const rooms = ConferenceRooms.of(room.rt);
+  if (status === 'completed') rooms.drop(room);
+  if (!room.mirror && rooms.peers) {
+    const peers = rooms.peers;
+    const nodes = new Set([...room.participants.values()].flatMap((p) => (p.node ? [p.node] : [])));
+    const tell = () => {
+      for (const node of nodes) peers.sendRoom(node, { t: 'status', sid: room.sid, status });
+    };
+    // The name is free before the others hear the end, so a join they start then finds it free.
+    if (status === 'completed') void peers.releaseRoom(room.accountSid, room.name, room.sid).then(tell);
+    else tell();
+  }
+  for (const p of [...room.participants.values()]) p.call?.interrupt('conference');
 }

@@ -4,6 +4,8 @@ import { inboundSetup, outboundSetup } from './call-setups.js';
 import type { Clock } from './clock/clock.js';
 import { RealClock } from './clock/real-clock.js';
 import { DEFAULT_EPOCH, VirtualClock } from './clock/virtual-clock.js';
+import { attachConferencePeers } from './conference-join.js';
+import type { ConferencePeers } from './conference-peers.js';
 import {
   type ConferenceInfo,
   ConferenceRooms,
@@ -70,6 +72,11 @@ export interface EngineOptions {
   retainCalls?: boolean;
   /** Call queues: the store behind them and the size limit of new queues (1..5000, default 100). */
   queues?: EngineQueueOptions;
+  /**
+   * Conference rooms: `peers` makes a room name of an account one room across the nodes of a
+   * cluster (see `ConferencePeers`). Default: rooms of this engine alone.
+   */
+  conferences?: { peers?: ConferencePeers };
 }
 
 /**
@@ -104,6 +111,7 @@ export class Engine {
     );
     this.rt.retainCalls = options.retainCalls ?? true;
     this.queues = new QueueService(this.rt, options.queues);
+    if (options.conferences?.peers) attachConferencePeers(this.rt, options.conferences.peers);
   }
 
   /** Account sid of the engine's calls. */

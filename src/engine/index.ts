@@ -13,6 +13,13 @@ export type { ScriptStart } from './call-machine.js';
 export type { Clock, TimerHandle } from './clock/clock.js';
 export { RealClock } from './clock/real-clock.js';
 export { DEFAULT_EPOCH, VirtualClock } from './clock/virtual-clock.js';
+export type {
+  ConferencePeers,
+  RoomClaim,
+  RoomSignal,
+  RoomSignalHandler,
+  SeatTerms,
+} from './conference-peers.js';
 export type { ConferenceInfo, ConferenceStatus, ParticipantInfo } from './conferences.js';
 export { createCallParamsSchema } from './create-call-schema.js';
 export { iso, rfc2822 } from './dates.js';

@@ -12,8 +12,9 @@ export const INTERRUPTED_CALL_CODE = '12401';
  * Closes the calls a stopped server left live (by default every live call of the store; a node
  * of a cluster passes those it owned): an answered call becomes `completed`, any other
  * `failed`, both ending `now` with their duration; each gets a warning notification, whose text
- * `message` may word (default: the server stopped, the call was closed on restart).
- * Returns the calls it closed.
+ * `message` may word (default: the server stopped, the call was closed on restart). The
+ * conference rooms it ran end too (see {@link closeInterruptedRooms}: every live room of the
+ * store by default; with `live` given, the `rooms` given). Returns the calls it closed.
  */
 export async function closeInterruptedCalls(
   store: Store,
@@ -21,6 +22,7 @@ export async function closeInterruptedCalls(
   sid: SidFactory,
   live?: readonly CallRecord[],
   message: (call: CallRecord, closed: CallRecord) => string = restartMessage,
+  rooms?: readonly ConferenceRecord[],
 ): Promise<CallRecord[]> {
   const closed: CallRecord[] = [];
   // Started together, the writes of a store with group commit land in one transaction.
@@ -50,36 +52,32 @@ export async function closeInterruptedCalls(
     closed.push(updated);
   }
   await Promise.all(writes);
-  await closeInterruptedRooms(store, now, live === undefined ? undefined : new Set(closed.map((c) => c.sid)));
+  await closeInterruptedRooms(store, now, live === undefined ? undefined : (rooms ?? []));
   return closed;
 }
 
 /**
- * Takes the closed calls out of the conference rooms they were in, and ends (`completed`, at
- * `now`) each room that has no participant left: its calls are over, so is the room. Without
- * `calls` (a store closing every live call), every room that has not ended is ended.
+ * Ends the conference rooms a stopped server ran (by default every room of the store that has
+ * not ended; a node of a cluster passes those it ran): `completed` at `now`, with no
+ * participant. Their node is gone, so are they: the calls of other nodes in them leave as from
+ * a room that ended. Returns the rooms it ended.
  */
 export async function closeInterruptedRooms(
   store: Store,
   now: number,
-  calls?: ReadonlySet<string>,
+  rooms?: readonly ConferenceRecord[],
 ): Promise<ConferenceRecord[]> {
   const ended: ConferenceRecord[] = [];
-  const writes: Promise<void>[] = [];
-  for (const room of await store.conferences.listLive()) {
-    const left = calls ? room.participants.filter((p) => !calls.has(p.callSid)) : [];
-    // None of its calls was closed: its node runs it still.
-    if (calls && left.length === room.participants.length) continue;
-    const updated: ConferenceRecord = {
+  for (const room of rooms ?? (await store.conferences.listLive())) {
+    ended.push({
       ...room,
-      participants: left,
-      status: left.length === 0 ? 'completed' : room.status,
+      participants: [],
+      status: 'completed',
       dateUpdated: Math.max(now, room.dateUpdated),
-    };
-    writes.push(store.conferences.put(updated));
-    if (updated.status === 'completed') ended.push(updated);
+    });
   }
-  await Promise.all(writes);
+  // Started together, the writes of a store with group commit land in one transaction.
+  await Promise.all(ended.map((room) => store.conferences.put(room)));
   return ended;
 }
 

@@ -1,6 +1,7 @@
 /**
  * Several engines in one process as the nodes of a cluster: one Redis queue store prefix, each
- * with its own node id, connection and cross-node signalling, like `rcml serve` nodes.
+ * with its own node id, connection and cross-node signalling (queue matches and conference
+ * rooms), like `rcml serve` nodes.
  */
 import { Redis } from 'ioredis';
 import { RedisQueuePeers } from '../../src/cluster/redis-queue-peers.js';
@@ -19,6 +20,8 @@ export interface PeerNode {
 
 export interface PeerCluster {
   nodes: PeerNode[];
+  /** The Redis key prefix of this cluster. */
+  prefix: string;
   /** Every node has read every signal sent so far, and its engine has run `seconds` further. */
   tick(seconds?: number): Promise<void>;
   close(): Promise<void>;
@@ -40,6 +43,7 @@ export async function peerCluster(
       accountSid: ACCOUNT,
       instanceId: id,
       queues: { store: new RedisQueueStore(redis, full, id), peers },
+      conferences: { peers },
     });
     nodes.push({ id, h, peers, redis });
   }
@@ -48,6 +52,7 @@ export async function peerCluster(
   };
   return {
     nodes,
+    prefix: full,
     async tick(seconds = 0) {
       // Signals answer signals (offer, accept, ready): a few rounds let every exchange finish.
       for (let round = 0; round < 3; round++) {

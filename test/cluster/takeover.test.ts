@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { nodeKey } from '../../src/cluster/heartbeat.js';
 import { subscribeDeaths } from '../../src/cluster/node-watch.js';
 import { RedisQueueStore } from '../../src/cluster/redis-queue-store.js';
+import { claimRoom } from '../../src/cluster/room-claims.js';
 import { type TakeoverContext, takeOver } from '../../src/cluster/takeover.js';
 import { INTERRUPTED_CALL_CODE } from '../../src/store/recover.js';
 import { ACCOUNT_A, call } from '../store/fixtures.js';
@@ -46,6 +47,7 @@ describe.skipIf(!PG_URL || !REDIS_URL)('taking over a dead node', () => {
       ],
     };
     await dead.conferences.put(room);
+    await claimRoom(redis, prefix, ACCOUNT_A, 'sales', { node: 'dead', sid: room.sid });
     const queues = new RedisQueueStore(redis, prefix);
     const queue = await queues.ensureQueue({
       sid: 'QU1',
@@ -84,6 +86,11 @@ describe.skipIf(!PG_URL || !REDIS_URL)('taking over a dead node', () => {
     expect(await s2.store.conferences.get(ACCOUNT_A, room.sid)).toMatchObject({
       status: 'completed',
       participants: [],
+    });
+    // Its room's name is free for the next caller, on any node.
+    expect(await claimRoom(redis, prefix, ACCOUNT_A, 'sales', { node: 's1', sid: 'CFnext' })).toEqual({
+      node: 's1',
+      sid: 'CFnext',
     });
     const notes = await s1.store.notifications.list({ accountSid: ACCOUNT_A, offset: 0, limit: 10 });
     expect(notes.items.map((n) => [n.callSid, n.code]).sort()).toEqual([

@@ -294,6 +294,8 @@ export function registerServe(program: Command): void {
         ...(cluster
           ? {
               queues: { store: cluster.queueStore, peers: cluster.queuePeers },
+              // A room name of an account is one room across the nodes (with Redis).
+              conferences: { peers: cluster.queuePeers },
               instanceId: options.nodeId ?? 'node1',
             }
           : {}),

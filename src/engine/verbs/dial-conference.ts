@@ -19,12 +19,14 @@ export async function dialConference(
   noun: ConferenceNoun,
 ): Promise<VerbOutcome> {
   const max = noun.maxParticipants ?? conferenceDefaults.maxParticipants;
-  const { room, seat } = ctx.services.joinConference(noun.name.trim(), max, {
+  const joining = ctx.services.joinConference(noun.name.trim(), max, {
     muted: noun.muted ?? conferenceDefaults.muted,
     startConferenceOnEnter: noun.startConferenceOnEnter ?? conferenceDefaults.startConferenceOnEnter,
     endConferenceOnExit: noun.endConferenceOnExit ?? conferenceDefaults.endConferenceOnExit,
     beep: noun.beep ?? conferenceDefaults.beep,
   });
+  // A lone engine seats at once; awaited only when the room's node is asked (same turn otherwise).
+  const { room, seat } = joining instanceof Promise ? await joining : joining;
   if (!seat) {
     ctx.notify('engine.conference-full', 1, `conference '${room.name}' is full (${max} participants)`);
     return NEXT;

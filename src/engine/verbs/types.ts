@@ -151,12 +151,15 @@ export interface VerbServices {
   bridgeWith(other: VerbServices, options: BridgeOptions): Promise<BridgeResult>;
   /** Takes the call out of the bridge it is in, if any (`modified`). */
   leaveBridge(): void;
-  /** Joins the account's conference room `name`; `seat` undefined when it is full at `max`. */
+  /**
+   * Joins the account's conference room `name`; `seat` undefined when it is full at `max`.
+   * A promise when the room's owner is asked first (a room spanning the nodes of a cluster).
+   */
   joinConference(
     name: string,
     max: number,
     options: ParticipantOptions,
-  ): { room: Conference; seat?: Participant };
+  ): { room: Conference; seat?: Participant } | Promise<{ room: Conference; seat?: Participant }>;
   /** Takes the call's seat out of its room (an ender ends it, the last one out closes it). */
   leaveConference(room: Conference, seat: Participant): void;
 }

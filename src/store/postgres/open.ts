@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { CallRecord } from '../../engine/records.js';
+import type { CallRecord, ConferenceRecord } from '../../engine/records.js';
 import type { Store } from '../ports.js';
 import { closeInterruptedCalls } from '../recover.js';
 import type { Prunable } from '../retention.js';
@@ -49,6 +49,8 @@ export interface PostgresStore extends Store, Prunable {
   readonly interruptedCalls: readonly string[];
   /** Live calls owned by `node` (the node that last wrote them). */
   liveCallsOf(node: string): Promise<CallRecord[]>;
+  /** Conference rooms run by `node` (the node that last wrote them) that have not ended. */
+  liveRoomsOf(node: string): Promise<ConferenceRecord[]>;
   /** The node that owns a live call of the account, or undefined when it is not live. */
   ownerOf(accountSid: string, callSid: string): Promise<string | undefined>;
   /** Resolves once every write started so far is committed. */
@@ -115,6 +117,13 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         [owner],
       )
     ).map((r) => JSON.parse(r.data) as CallRecord);
+  const liveRoomsOf = async (owner: string) =>
+    (
+      await db.query<{ data: string }>(
+        "SELECT data FROM conferences WHERE status <> 'completed' AND owner_node = $1 ORDER BY date_created, sid",
+        [owner],
+      )
+    ).map((r) => JSON.parse(r.data) as ConferenceRecord);
   const store: Store = {
     accounts: postgresAccounts(db, writer),
     calls: postgresCalls(db, writer, node),
@@ -140,11 +149,14 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           (options.now ?? Date.now)(),
           options.sids ?? randomSid,
           await liveCallsOf(node),
+          undefined,
+          await liveRoomsOf(node),
         );
   return {
     ...store,
     interruptedCalls: interrupted.map((c) => c.sid),
     liveCallsOf,
+    liveRoomsOf,
     ownerOf: async (accountSid, callSid) => {
       const [row] = await db.query<{ owner_node: string | null }>(
         'SELECT owner_node FROM calls WHERE sid = $1 AND account_sid = $2 AND live',
