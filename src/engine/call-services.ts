@@ -90,8 +90,13 @@ export class CallServices implements VerbServices {
     this.call.bridge?.end('modified');
   }
 
-  joinConference(name: string, max: number, options: ParticipantOptions): Joined | Promise<Joined> {
-    return joinRoom(this.call, name, max, options);
+  joinConference(
+    name: string,
+    max: number,
+    options: ParticipantOptions,
+    signal?: ScriptSignal,
+  ): Joined | Promise<Joined> {
+    return joinRoom(this.call, name, max, options, signal);
   }
 
   leaveConference(room: Conference, seat: Participant): void {

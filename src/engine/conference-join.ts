@@ -18,6 +18,7 @@ import {
   setStatus,
   unseat,
 } from './conferences.js';
+import type { ScriptSignal } from './script-signal.js';
 
 /** A join's outcome: the room, and the call's seat unless the room was full. */
 export interface Joined {
@@ -37,10 +38,11 @@ export function joinRoom(
   name: string,
   max: number,
   options: ParticipantOptions,
+  signal?: ScriptSignal,
 ): Joined | Promise<Joined> {
   const rooms = ConferenceRooms.of(call.rt);
   const room = rooms.peers ? undefined : rooms.open(call.record.accountSid, name);
-  return room ? seatHere(room, call, max, options) : joinAcross(rooms, call, name, max, options);
+  return room ? seatHere(room, call, max, options) : joinAcross(rooms, call, name, max, options, signal);
 }
 
 /** Takes the call's seat out of its room: the owner applies the rules, a mirror tells the owner. */
@@ -89,17 +91,29 @@ async function joinAcross(
   name: string,
   max: number,
   options: ParticipantOptions,
+  signal?: ScriptSignal,
 ): Promise<Joined> {
   const peers = rooms.peers as ConferencePeers;
+  const callSid = call.record.sid;
+  // A call stopped while the owner is asked stops waiting; a seat the owner gives it meanwhile
+  // is taken back by the leave that follows the join.
+  signal?.onAbort(() => {
+    const waiting = rooms.asking.get(callSid);
+    if (!waiting) return;
+    rooms.asking.delete(callSid);
+    peers.sendRoom(waiting.node, { t: 'leave', sid: waiting.sid, callSid });
+    waiting.resolve({ answer: 'full' });
+  });
   let room: Conference | undefined;
   for (let claims = 0; claims < MAX_CLAIMS; claims++) {
     room = await openClaimed(rooms, peers, call.record.accountSid, name);
+    if (signal?.aborted) return { room };
     if (room.owner === undefined) return seatHere(room, call, max, options);
     const owner = room.owner;
-    const callSid = call.record.sid;
+    const sid = room.sid;
     const joinedAt = call.rt.clock.now();
     const answer = await new Promise<OwnerAnswer>((resolve) => {
-      rooms.asking.set(callSid, { node: owner, resolve });
+      rooms.asking.set(callSid, { node: owner, sid, resolve });
       peers.sendRoom(owner, {
         t: 'join',
         sid: (room as Conference).sid,

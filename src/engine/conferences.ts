@@ -96,7 +96,7 @@ export class ConferenceRooms {
   /** Claims of a name under way, by key: joins meanwhile wait for the same one. */
   readonly opening = new Map<string, Promise<Conference>>();
   /** Joins of this node's calls waiting for another node's answer, by call sid. */
-  readonly asking = new Map<string, { node: string; resolve(answer: OwnerAnswer): void }>();
+  readonly asking = new Map<string, { node: string; sid: string; resolve(answer: OwnerAnswer): void }>();
 
   constructor(readonly rt: Runtime) {}
 

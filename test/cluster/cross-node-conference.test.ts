@@ -151,6 +151,32 @@ describe.skipIf(!REDIS_URL)('a conference across two nodes', () => {
     expect(last(two.h)?.sid).not.toBe(room.sid);
   });
 
+  it('stops asking for a seat when the caller hangs up before the owner answers', async () => {
+    const c = await twoNodes();
+    const [one, two] = c.nodes;
+    one.h.engine.incomingCall('+1', HOST);
+    await c.tick(1);
+    // Node one stops reading its signals (not yet found dead): the join is never answered.
+    await one.peers.close();
+    const guest = two.h.engine.incomingCall('+2', HOST).sid;
+    await c.tick(1);
+    expect(two.h.engine.getCall(guest)?.status).toBe('in-progress');
+    two.h.engine.hangupParty(guest);
+    await c.tick(1);
+    expect(two.h.engine.getCall(guest)?.status).toBe('completed');
+    expect(two.h.engine.liveCount).toBe(0);
+    expect(two.h.conferences).toEqual([]);
+    // The seat it asked for is given back: the owner, reading again, would take it out at once.
+    const sent = (await two.redis.xrange(`${c.prefix}:signals:${one.id}`, '-', '+')).flatMap(([, fields]) => {
+      const signal = JSON.parse(fields[1]);
+      return signal.t === 'room' ? [signal.room] : [];
+    });
+    expect(sent.map((r: { t: string; callSid: string }) => `${r.t}:${r.callSid}`)).toEqual([
+      `join:${guest}`,
+      `leave:${guest}`,
+    ]);
+  });
+
   it("takes a dead node's calls out of the owner's room, and ends it when one of them was an ender", async () => {
     const c = await twoNodes();
     const [one, two] = c.nodes;

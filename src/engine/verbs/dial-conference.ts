@@ -19,14 +19,21 @@ export async function dialConference(
   noun: ConferenceNoun,
 ): Promise<VerbOutcome> {
   const max = noun.maxParticipants ?? conferenceDefaults.maxParticipants;
-  const joining = ctx.services.joinConference(noun.name.trim(), max, {
-    muted: noun.muted ?? conferenceDefaults.muted,
-    startConferenceOnEnter: noun.startConferenceOnEnter ?? conferenceDefaults.startConferenceOnEnter,
-    endConferenceOnExit: noun.endConferenceOnExit ?? conferenceDefaults.endConferenceOnExit,
-    beep: noun.beep ?? conferenceDefaults.beep,
-  });
+  const joining = ctx.services.joinConference(
+    noun.name.trim(),
+    max,
+    {
+      muted: noun.muted ?? conferenceDefaults.muted,
+      startConferenceOnEnter: noun.startConferenceOnEnter ?? conferenceDefaults.startConferenceOnEnter,
+      endConferenceOnExit: noun.endConferenceOnExit ?? conferenceDefaults.endConferenceOnExit,
+      beep: noun.beep ?? conferenceDefaults.beep,
+    },
+    ctx.signal,
+  );
   // A lone engine seats at once; awaited only when the room's node is asked (same turn otherwise).
   const { room, seat } = joining instanceof Promise ? await joining : joining;
+  // Stopped (hung up, redirected) while the room's node was asked for a seat.
+  if (!seat && ctx.signal.aborted) throw Interrupted.of(ctx.signal.reason ?? 'ended');
   if (!seat) {
     ctx.notify('engine.conference-full', 1, `conference '${room.name}' is full (${max} participants)`);
     return NEXT;

@@ -159,6 +159,7 @@ export interface VerbServices {
     name: string,
     max: number,
     options: ParticipantOptions,
+    signal?: ScriptSignal,
   ): { room: Conference; seat?: Participant } | Promise<{ room: Conference; seat?: Participant }>;
   /** Takes the call's seat out of its room (an ender ends it, the last one out closes it). */
   leaveConference(room: Conference, seat: Participant): void;
