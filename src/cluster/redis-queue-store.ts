@@ -10,7 +10,9 @@ import {
   ENSURE_QUEUE,
   FIND_QUEUE,
   REMOVE,
+  SCRIPTS,
   SET_MAX_SIZE,
+  shaOf,
 } from './redis-scripts.js';
 
 type Reply = string | number | null | Reply[];
@@ -37,8 +39,6 @@ function translate(err: unknown, queueSid: string, callSid?: string): never {
  * same waiting call and each side stays first come, first served.
  */
 export class RedisQueueStore implements QueueStore {
-  private readonly sha = new Map<string, string>();
-
   /**
    * `prefix` starts every key (several platforms can share a Redis, one prefix each); `nodeId`,
    * when given, is recorded on the members this node adds (`QueueMember.node`), so the node
@@ -48,7 +48,11 @@ export class RedisQueueStore implements QueueStore {
     private readonly redis: Redis,
     private readonly prefix = 'rcml',
     private readonly nodeId?: string,
-  ) {}
+  ) {
+    // Loaded first on the connection, so every later EVALSHA on it finds its script: a call
+    // sends its command at once, and a process's operations reach Redis in the order made.
+    for (const lua of SCRIPTS) void redis.script('LOAD', lua).catch(() => undefined);
+  }
 
   private memberJson(member: QueueMember): string {
     return JSON.stringify(this.nodeId === undefined ? member : { ...member, node: this.nodeId });
@@ -58,18 +62,15 @@ export class RedisQueueStore implements QueueStore {
     return `${this.prefix}:${parts.join(':')}`;
   }
 
-  /** Runs a script by its hash, loading it on first use (or after a server restart). */
+  /** Runs a script by its hash, loading it again when the server lost it (a restart, a flush). */
   private async script(lua: string, keys: string[], args: Array<string | number>): Promise<Reply> {
-    let sha = this.sha.get(lua);
-    if (sha) {
-      try {
-        return (await this.redis.evalsha(sha, keys.length, ...keys, ...args)) as Reply;
-      } catch (err) {
-        if (!(err instanceof Error && err.message.includes('NOSCRIPT'))) throw err;
-      }
+    const sha = shaOf(lua);
+    try {
+      return (await this.redis.evalsha(sha, keys.length, ...keys, ...args)) as Reply;
+    } catch (err) {
+      if (!(err instanceof Error && err.message.includes('NOSCRIPT'))) throw err;
     }
-    sha = (await this.redis.script('LOAD', lua)) as string;
-    this.sha.set(lua, sha);
+    await this.redis.script('LOAD', lua);
     return (await this.redis.evalsha(sha, keys.length, ...keys, ...args)) as Reply;
   }
 

@@ -12,6 +12,8 @@
  * `P:served:<sid>` hash of served counts and wait totals.
  */
 
+import { createHash } from 'node:crypto';
+
 /**
  * KEYS: queue, names, order. ARGV: queue JSON, name, sid, creation order, prefix of queue keys.
  * -> the queue's JSON (the existing one of that name, if any).
@@ -94,3 +96,18 @@ if size >= cjson.decode(raw).maxSize then return {'queue-full', raw, size} end
 redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[4]), ARGV[1])
 redis.call('HSET', KEYS[5], ARGV[1], ARGV[2])
 return {'waiting', raw, size + 1}`;
+
+/** Every script of the queue store (loaded when a store opens on a connection). */
+export const SCRIPTS = [ENSURE_QUEUE, FIND_QUEUE, SET_MAX_SIZE, ENQUEUE, DEQUEUE_HEAD, REMOVE, ARRIVE];
+
+const shas = new Map<string, string>();
+
+/** The hash Redis names a script by (SHA-1 of its text), for EVALSHA without a round trip to learn it. */
+export function shaOf(lua: string): string {
+  let sha = shas.get(lua);
+  if (!sha) {
+    sha = createHash('sha1').update(lua).digest('hex');
+    shas.set(lua, sha);
+  }
+  return sha;
+}
