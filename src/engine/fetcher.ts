@@ -168,10 +168,11 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
   let idleWaiters: Array<() => void> = [];
   const ordered = o.ordered ? new InOrder() : undefined;
 
-  const capOf = (use: BodyUse = 'document'): BodyCap =>
-    use === 'document'
-      ? { bytes: o.maxDocumentBytes, past: 'fail' }
-      : { bytes: use === 'media' ? o.mediaProbeBytes : CALLBACK_BYTES, past: 'truncate' };
+  const caps: Readonly<Record<BodyUse, BodyCap>> = {
+    document: { bytes: o.maxDocumentBytes, past: 'fail' },
+    media: { bytes: o.mediaProbeBytes, past: 'truncate' },
+    callback: { bytes: CALLBACK_BYTES, past: 'truncate' },
+  };
 
   /** Aborts the requests past their deadline and arms the timer for the oldest one left. */
   function sweepDeadlines(): void {
@@ -233,7 +234,7 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
         method: req.method,
         params: req.params,
         kind: req.kind,
-        cap: capOf(req.use),
+        cap: caps[req.use ?? 'document'],
         control: flight,
         dispatcher: agent,
         maxRedirects: o.maxRedirects,
@@ -293,14 +294,17 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
 }
 
 /**
- * Hands answers back in request order, one per macrotask, each after the previous one's
- * continuations ran (see `ordered`).
+ * Hands answers back in request order, each after the previous one's continuations ran (see
+ * `ordered`): each in its own `setImmediate` callback, queued once it and every answer before it
+ * are there. Node runs the microtasks between two immediate callbacks, so one answer's
+ * continuations have all run before the next is handed over, and the answers that came in one
+ * event-loop turn are handed over in the check phase that follows rather than one turn each.
  */
 class InOrder {
   private readonly queue: Array<{ result: FetchResult | undefined; resolve: (res: FetchResult) => void }> =
     [];
-  /** False from an answer's delivery until the next macrotask. */
-  private gateOpen = true;
+  /** Answers at the head of the queue whose delivery is queued (setImmediate) or under way. */
+  private scheduled = 0;
 
   add(work: Promise<FetchResult>): Promise<FetchResult> {
     return new Promise((resolve) => {
@@ -308,23 +312,24 @@ class InOrder {
       this.queue.push(slot);
       void work.then((res) => {
         slot.result = res;
-        this.deliver();
+        this.schedule();
       });
     });
   }
 
-  private deliver(): void {
-    const first = this.queue[0];
-    if (!this.gateOpen || first?.result === undefined) return;
-    this.queue.shift();
-    this.gateOpen = false;
-    first.resolve(first.result);
-    setImmediate(this.reopen);
+  /** Queues the delivery of every answer that is there and has all earlier ones delivered or queued. */
+  private schedule(): void {
+    const queue = this.queue;
+    while (this.scheduled < queue.length && queue[this.scheduled].result !== undefined) {
+      this.scheduled++;
+      setImmediate(this.deliverHead);
+    }
   }
 
-  private readonly reopen = (): void => {
-    this.gateOpen = true;
-    this.deliver();
+  private readonly deliverHead = (): void => {
+    const slot = this.queue.shift()!;
+    this.scheduled--;
+    slot.resolve(slot.result!);
   };
 }
 

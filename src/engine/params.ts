@@ -66,6 +66,9 @@ function formEncode(text: string): string {
   return encoded.replace(/[!'()~]|%20/g, (m) => FORM_FIXES[m]);
 }
 
+/** Parameter names as encoded: every request repeats the same few (CallSid, AccountSid...). */
+const encodedNames = new Map<string, string>();
+
 /**
  * A request's parameters form-encoded (a POST's body, a GET's query), a repeated one once per
  * value (see {@link fieldValues}): what `new URLSearchParams(formPairs(params))` prints, without
@@ -75,7 +78,12 @@ export function formBody(params: Readonly<Record<string, string>>): string {
   let out = '';
   for (const name in params) {
     const value = params[name];
-    const key = formEncode(name);
+    let key = encodedNames.get(name);
+    if (key === undefined) {
+      key = formEncode(name);
+      if (encodedNames.size >= 1024) encodedNames.clear();
+      encodedNames.set(name, key);
+    }
     if (value.includes(REPEATED_VALUES) && name.startsWith('SipHeader_')) {
       for (const v of value.split(REPEATED_VALUES)) out += `${out ? '&' : ''}${key}=${formEncode(v)}`;
     } else out += `${out ? '&' : ''}${key}=${formEncode(value)}`;

@@ -72,11 +72,21 @@ export function numberSid(number: string): string {
   return `PN${createHash('sha256').update(`number:${number}`).digest('hex').slice(0, 32)}`;
 }
 
+/** Organization sids by account sid: an engine serves a few accounts, asked over and over. */
+const organizationSids = new Map<string, string>();
+
 /**
  * The sid of an account's organization (`OR` + 32 hex digits). Each account belongs to one,
  * its default organization, whose sid follows from the account's: the same wherever and
  * whenever it is asked, with nothing to store.
  */
 export function organizationSid(accountSid: string): string {
-  return `OR${createHash('sha256').update(`organization:${accountSid}`).digest('hex').slice(0, 32)}`;
+  // Every Gather record carries it: remembered, as a digest costs more than the rest of the record.
+  let sid = organizationSids.get(accountSid);
+  if (sid === undefined) {
+    sid = `OR${createHash('sha256').update(`organization:${accountSid}`).digest('hex').slice(0, 32)}`;
+    if (organizationSids.size >= 1024) organizationSids.clear();
+    organizationSids.set(accountSid, sid);
+  }
+  return sid;
 }

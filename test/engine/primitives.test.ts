@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { rfc2822 } from '../../src/engine/dates.js';
-import { randomSids, seededSids } from '../../src/engine/sids.js';
+import { organizationSid, randomSids, seededSids } from '../../src/engine/sids.js';
 import { readWavInfo, writeWav } from '../../src/engine/wav.js';
 
 describe('sids', () => {
@@ -13,6 +14,16 @@ describe('sids', () => {
     expect(new Set(sids.map((s) => s.slice(2))).size).toBe(3);
     expect(seededSids(43).next('CA')).not.toBe(seededSids(42).next('CA'));
     expect(randomSids().next('NO')).toMatch(/^NO[0-9a-f]{32}$/);
+  });
+
+  it("derives an organization sid from the account's, the same every time it is asked", () => {
+    const digest = (sid: string): string =>
+      `OR${createHash('sha256').update(`organization:${sid}`).digest('hex').slice(0, 32)}`;
+    const accounts = Array.from({ length: 1_100 }, (_, i) => `AC${String(i).padStart(32, '0')}`);
+    // Twice over more accounts than it remembers at once: every answer is still the account's own.
+    const expected = accounts.map(digest);
+    expect(accounts.map((a) => organizationSid(a))).toEqual(expected);
+    expect(accounts.map((a) => organizationSid(a))).toEqual(expected);
   });
 });
 
