@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { organizationSid } from '../../src/engine/sids.js';
 import { readWavInfo, writeWav } from '../../src/engine/wav.js';
 import { BASE, callIn, harness, rcml } from './harness.js';
 
@@ -66,18 +67,39 @@ describe('Gather', () => {
     expect(action).toMatchObject({ url: `${BASE}/menu`, method: 'POST', at: T0 + 1000 });
     expect(action.params).toMatchObject({ Digits: '42', CallSid: call.sid });
     expect(h.gathers).toEqual([
-      expect.objectContaining({
+      {
         sid: expect.stringMatching(/^GA[0-9a-f]{32}$/),
-        kind: 'dtmf',
-        digits: '42',
-        digitsCount: 2,
-        status: 'completed',
-        reason: '',
+        accountSid: h.engine.accountSid,
+        orgSid: organizationSid(h.engine.accountSid),
+        callSid: call.sid,
+        dateCreated: expect.any(Number),
         preTimeout: 3,
         postTimeout: 3,
         actionOnEmptyResult: false,
-        callSid: call.sid,
-      }),
+        status: 'completed',
+        reason: '',
+        apiVersion: '2012-04-24',
+        kind: 'dtmf',
+        digitsCount: 2,
+        digits: '42',
+      },
+    ]);
+    // The shared fields first, in the order the record was always written.
+    expect(Object.keys(h.gathers[0])).toEqual([
+      'sid',
+      'accountSid',
+      'orgSid',
+      'callSid',
+      'dateCreated',
+      'preTimeout',
+      'postTimeout',
+      'actionOnEmptyResult',
+      'status',
+      'reason',
+      'apiVersion',
+      'kind',
+      'digitsCount',
+      'digits',
     ]);
     // The prompt starts with the Gather and is cut short by the first key; the action's Say follows.
     expect(h.verbs(call.sid)).toEqual(['Gather', 'Gather/Say', 'Say']);

@@ -150,24 +150,28 @@ function writeRecord(ctx: VerbContext, verb: Gather, result: GatherResult): void
   const status = ok ? 'completed' : 'failed';
   const reason = ok ? '' : (result.failure ?? '');
   const actionOnEmptyResult = verb.actionOnEmptyResult ?? gatherDefaults.actionOnEmptyResult;
-  const common = {
-    sid: ctx.newSid('GA'),
-    accountSid: ctx.call.accountSid,
-    orgSid: organizationSid(ctx.call.accountSid),
-    callSid: ctx.call.sid,
-    dateCreated: ctx.now(),
-    preTimeout: timeout,
-    postTimeout: timeout,
-    actionOnEmptyResult,
-    status,
-    reason,
-    apiVersion: API_VERSION,
-  } as const;
+  const sid = ctx.newSid('GA');
+  const accountSid = ctx.call.accountSid;
+  const orgSid = organizationSid(accountSid);
+  const callSid = ctx.call.sid;
+  const dateCreated = ctx.now();
+  // Literals rather than a spread of the shared fields: V8 copies a spread object of this size
+  // through its slow path, a few microseconds per Gather.
   let record: GatherRecord;
   if (result.speech !== undefined || !input.includes('dtmf')) {
     const text = result.speech ?? '';
     record = {
-      ...common,
+      sid,
+      accountSid,
+      orgSid,
+      callSid,
+      dateCreated,
+      preTimeout: timeout,
+      postTimeout: timeout,
+      actionOnEmptyResult,
+      status,
+      reason,
+      apiVersion: API_VERSION,
       kind: 'speech',
       provider: ctx.settings.speechProvider,
       language: verb.language ?? gatherDefaults.language,
@@ -176,7 +180,22 @@ function writeRecord(ctx: VerbContext, verb: Gather, result: GatherResult): void
       speechResult: text,
     };
   } else {
-    record = { ...common, kind: 'dtmf', digitsCount: result.digits.length, digits: result.digits };
+    record = {
+      sid,
+      accountSid,
+      orgSid,
+      callSid,
+      dateCreated,
+      preTimeout: timeout,
+      postTimeout: timeout,
+      actionOnEmptyResult,
+      status,
+      reason,
+      apiVersion: API_VERSION,
+      kind: 'dtmf',
+      digitsCount: result.digits.length,
+      digits: result.digits,
+    };
   }
   ctx.gather(record);
 }
