@@ -19,7 +19,17 @@ export function rfc2822(ms: number): string {
   return lastText;
 }
 
-/** ISO 8601 with milliseconds and `Z`. */
+let lastIsoMs = Number.NaN;
+let lastIso = '';
+
+/**
+ * ISO 8601 with milliseconds and `Z`. Calls created together share their instant (every request
+ * of a call sends it as `CallTimestamp`): the last one formatted is kept.
+ */
 export function iso(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms !== lastIsoMs) {
+    lastIso = new Date(ms).toISOString();
+    lastIsoMs = ms;
+  }
+  return lastIso;
 }

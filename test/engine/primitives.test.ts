@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { rfc2822 } from '../../src/engine/dates.js';
+import { iso, rfc2822 } from '../../src/engine/dates.js';
 import { organizationSid, randomSids, seededSids } from '../../src/engine/sids.js';
 import { readWavInfo, writeWav } from '../../src/engine/wav.js';
 
@@ -44,5 +44,19 @@ describe('wav', () => {
 describe('rfc2822', () => {
   it('formats UTC with a numeric offset', () => {
     expect(rfc2822(Date.UTC(2024, 0, 1, 9, 5, 7))).toBe('Mon, 01 Jan 2024 09:05:07 +0000');
+  });
+});
+
+describe('iso', () => {
+  it('gives each instant its own ISO 8601 text, asked again or in turn', () => {
+    const a = Date.UTC(2024, 0, 1, 9, 5, 7, 12);
+    const b = a + 1;
+    expect([iso(a), iso(a), iso(b), iso(a)]).toEqual([
+      '2024-01-01T09:05:07.012Z',
+      '2024-01-01T09:05:07.012Z',
+      '2024-01-01T09:05:07.013Z',
+      '2024-01-01T09:05:07.012Z',
+    ]);
+    expect(() => iso(Number.NaN)).toThrow(RangeError);
   });
 });
