@@ -1,17 +1,7 @@
-/**
- * Two real `rcml serve` nodes on one PostgreSQL database and one Redis prefix: a customer calling
- * node 1 (Enqueue) meets an agent waiting on node 2 (Dial with a Queue noun); the nodes bridge
- * the two calls and both legs end when the customer hangs up.
- */
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clusterDatabase } from '../support/cluster.js';
-import { exitOf, startServeProcess } from '../support/serve-process.js';
+import { documentServer, startNodes } from '../support/cluster-nodes.js';
 import { PG_URL, REDIS_PREFIX, REDIS_URL } from '../support/services.js';
 
 const ACCOUNT = `AC${'d'.repeat(32)}`;
@@ -27,38 +17,15 @@ afterEach(async () => {
   for (const f of cleanups.splice(0).reverse()) await f();
 });
 
-/** The customers' and agents' application: RCML by path, every request's parameters kept. */
-async function application(): Promise<{
-  url: string;
-  requests: Array<{ path: string; params: Record<string, string> }>;
-}> {
-  const documents: Record<string, string> = {
-    '/customer': '<Enqueue joinUrl="/cust-join" action="/enq-after">support</Enqueue>',
-    '/cust-join': '<Say>an agent is coming</Say>',
-    '/enq-after': '<Hangup/>',
-    '/agent': '<Dial action="/dialed" timeout="600"><Queue joinUrl="/agent-join">support</Queue></Dial>',
-    '/agent-join': '<Say>a customer</Say>',
-    '/dialed': '<Hangup/>',
-  };
-  const requests: Array<{ path: string; params: Record<string, string> }> = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => {
-      body += d;
-    });
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://x');
-      requests.push({ path: url.pathname, params: Object.fromEntries(new URLSearchParams(body)) });
-      const doc = documents[url.pathname];
-      res.writeHead(doc ? 200 : 404, { 'Content-Type': 'text/xml' });
-      res.end(doc ? `<Response>${doc}</Response>` : 'not found');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
-  const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, requests };
-}
+/** The customers' and agents' application: RCML by path. */
+const DOCUMENTS: Record<string, string> = {
+  '/customer': '<Enqueue joinUrl="/cust-join" action="/enq-after">support</Enqueue>',
+  '/cust-join': '<Say>an agent is coming</Say>',
+  '/enq-after': '<Hangup/>',
+  '/agent': '<Dial action="/dialed" timeout="600"><Queue joinUrl="/agent-join">support</Queue></Dial>',
+  '/agent-join': '<Say>a customer</Say>',
+  '/dialed': '<Hangup/>',
+};
 
 const post = async (url: string, body: string, type = 'application/x-www-form-urlencoded') =>
   (await fetch(url, { method: 'POST', headers: { Authorization: AUTH, 'Content-Type': type }, body }).then(
@@ -70,37 +37,17 @@ const get = async (url: string) =>
 describe.skipIf(!PG_URL || !REDIS_URL)('rcml serve nodes bridging a queue match', () => {
   it('connect a customer on node 1 with an agent on node 2, and end both legs together', async () => {
     const database = await clusterDatabase(cleanups);
-    const app = await application();
+    const app = await documentServer(DOCUMENTS, cleanups);
     const env = {
       RCML_DATABASE_URL: database,
       RCML_REDIS_URL: REDIS_URL,
       RCML_REDIS_PREFIX: `${REDIS_PREFIX}bridge_${randomBytes(3).toString('hex')}`,
     };
-    const dirs = [mkdtempSync(join(tmpdir(), 'rcml-b1-')), mkdtempSync(join(tmpdir(), 'rcml-b2-'))];
-    cleanups.push(async () => {
-      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-    });
     const common = ['--clock', 'virtual', '--account-sid', ACCOUNT, '--auth-token', TOKEN];
-    const children: ChildProcess[] = [];
-    cleanups.push(async () => {
-      for (const child of children) {
-        child.kill('SIGKILL');
-        await exitOf(child);
-      }
-    });
-    const [one, two] = await Promise.all(
-      [
-        ['n1', dirs[0], `${CUSTOMER_NUMBER}=${app.url}/customer`],
-        ['n2', dirs[1], `${AGENT_NUMBER}=${app.url}/agent`],
-      ].map(async ([node, dir, number]) => {
-        const started = await startServeProcess(
-          ['--node-id', node as string, '--data', dir as string, '--number', number as string, ...common],
-          env,
-        );
-        children.push(started.child);
-        return started;
-      }),
-    );
+    const [one, two] = await startNodes(cleanups, env, common, [
+      { id: 'n1', args: ['--number', `${CUSTOMER_NUMBER}=${app.url}/customer`] },
+      { id: 'n2', args: ['--number', `${AGENT_NUMBER}=${app.url}/agent`] },
+    ]);
     const sim = (node: { url: string }, path: string, body: string, type?: string) =>
       post(`${node.url}/sim/${path}`, body, type);
     const record = (sid: string) =>

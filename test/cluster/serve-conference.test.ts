@@ -1,17 +1,7 @@
-/**
- * Two real `rcml serve` nodes on one PostgreSQL database and one Redis prefix: a guest calling
- * node 2 waits in the conference a host calling node 1 opened; both nodes list the same room,
- * a mute sent to node 1 reaches the guest's node, and the host's exit ends the room for both.
- */
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clusterDatabase } from '../support/cluster.js';
-import { exitOf, startServeProcess } from '../support/serve-process.js';
+import { documentServer, startNodes } from '../support/cluster-nodes.js';
 import { PG_URL, REDIS_PREFIX, REDIS_URL } from '../support/services.js';
 
 const ACCOUNT = `AC${'e'.repeat(32)}`;
@@ -28,29 +18,12 @@ afterEach(async () => {
   for (const f of cleanups.splice(0).reverse()) await f();
 });
 
-/** The host's and guests' application: RCML by path, every request's path kept. */
-async function application(): Promise<{ url: string; paths: string[] }> {
-  const documents: Record<string, string> = {
-    '/host': '<Dial action="/after"><Conference endConferenceOnExit="true">board</Conference></Dial>',
-    '/guest': '<Dial action="/after"><Conference startConferenceOnEnter="false">board</Conference></Dial>',
-    '/after': '<Hangup/>',
-  };
-  const paths: string[] = [];
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
-      paths.push(path);
-      const doc = documents[path];
-      res.writeHead(doc ? 200 : 404, { 'Content-Type': 'text/xml' });
-      res.end(doc ? `<Response>${doc}</Response>` : 'not found');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
-  const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, paths };
-}
+/** The host's and guests' application: RCML by path. */
+const DOCUMENTS: Record<string, string> = {
+  '/host': '<Dial action="/after"><Conference endConferenceOnExit="true">board</Conference></Dial>',
+  '/guest': '<Dial action="/after"><Conference startConferenceOnEnter="false">board</Conference></Dial>',
+  '/after': '<Hangup/>',
+};
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, read field by field
 type Json = Record<string, any>;
@@ -63,37 +36,17 @@ const call = async (url: string, init: RequestInit = {}) =>
 describe.skipIf(!PG_URL || !REDIS_URL)('rcml serve nodes sharing a conference', () => {
   it('run one room for callers of both nodes, mute across them and end it for both', async () => {
     const database = await clusterDatabase(cleanups);
-    const app = await application();
+    const app = await documentServer(DOCUMENTS, cleanups);
     const env = {
       RCML_DATABASE_URL: database,
       RCML_REDIS_URL: REDIS_URL,
       RCML_REDIS_PREFIX: `${REDIS_PREFIX}conf_${randomBytes(3).toString('hex')}`,
     };
-    const dirs = [mkdtempSync(join(tmpdir(), 'rcml-c1-')), mkdtempSync(join(tmpdir(), 'rcml-c2-'))];
-    cleanups.push(async () => {
-      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-    });
     const common = ['--clock', 'virtual', '--account-sid', ACCOUNT, '--auth-token', TOKEN];
-    const children: ChildProcess[] = [];
-    cleanups.push(async () => {
-      for (const child of children) {
-        child.kill('SIGKILL');
-        await exitOf(child);
-      }
-    });
-    const [one, two] = await Promise.all(
-      [
-        ['n1', dirs[0], `${HOST_NUMBER}=${app.url}/host`],
-        ['n2', dirs[1], `${GUEST_NUMBER}=${app.url}/guest`],
-      ].map(async ([node, dir, number]) => {
-        const started = await startServeProcess(
-          ['--node-id', node as string, '--data', dir as string, '--number', number as string, ...common],
-          env,
-        );
-        children.push(started.child);
-        return started;
-      }),
-    );
+    const [one, two] = await startNodes(cleanups, env, common, [
+      { id: 'n1', args: ['--number', `${HOST_NUMBER}=${app.url}/host`] },
+      { id: 'n2', args: ['--number', `${GUEST_NUMBER}=${app.url}/guest`] },
+    ]);
     const sim = (node: { url: string }, path: string, body: string, type?: string) =>
       call(`${node.url}/sim/${path}`, {
         method: 'POST',
@@ -144,6 +97,6 @@ describe.skipIf(!PG_URL || !REDIS_URL)('rcml serve nodes sharing a conference', 
     expect(await call(`${two.url}${ROOT}/Conferences/${room}.json`)).toMatchObject({ status: 'completed' });
     expect((await call(`${one.url}${people}.json`)).participants).toEqual([]);
     expect(await call(`${one.url}${ROOT}/Calls/${guest}.json`)).toMatchObject({ status: 'completed' });
-    expect(app.paths.filter((p) => p === '/after')).toHaveLength(2);
+    expect(app.requests.filter((r) => r.path === '/after')).toHaveLength(2);
   }, 120_000);
 });

@@ -1,21 +1,15 @@
-/** The web console of one node of a cluster shows, live, the calls another node runs. */
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clusterDatabase, eventually } from '../support/cluster.js';
-import { startServeProcess } from '../support/serve-process.js';
+import { startNodes } from '../support/cluster-nodes.js';
 import { PG_URL, REDIS_PREFIX, REDIS_URL } from '../support/services.js';
 
 const ACCOUNT = `AC${'e'.repeat(32)}`;
 const TOKEN = 'console-cluster-token';
 const AUTH = `Basic ${Buffer.from(`${ACCOUNT}:${TOKEN}`).toString('base64')}`;
-const children: ChildProcess[] = [];
-const cleanups: Array<() => Promise<void> | void> = [];
+const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
   for (const f of cleanups.splice(0).reverse()) await f();
 });
 
@@ -38,7 +32,7 @@ async function consoleStream(base: string): Promise<Array<{ event: string; data:
   expect(login.status).toBe(200);
   const cookie = (login.headers.get('Set-Cookie') ?? '').split(';')[0];
   const controller = new AbortController();
-  cleanups.push(() => controller.abort());
+  cleanups.push(async () => controller.abort());
   const res = await fetch(`${base}/console/api/events`, {
     headers: { Cookie: cookie },
     signal: controller.signal,
@@ -67,18 +61,15 @@ async function consoleStream(base: string): Promise<Array<{ event: string; data:
 
 describe.skipIf(!PG_URL || !REDIS_URL)('the web console on a cluster', () => {
   it("a console served by node 2 streams node 1's call from its creation to its end", async () => {
-    const database = await clusterDatabase(cleanups as Array<() => Promise<void>>);
+    const database = await clusterDatabase(cleanups);
     const prefix = `${REDIS_PREFIX}console_${randomBytes(3).toString('hex')}`;
     const env = { RCML_DATABASE_URL: database, RCML_REDIS_URL: REDIS_URL, RCML_REDIS_PREFIX: prefix };
-    const data = mkdtempSync(join(tmpdir(), 'rcml-console-nodes-'));
-    cleanups.push(() => rmSync(data, { recursive: true, force: true }));
-    const args = ['--account-sid', ACCOUNT, '--auth-token', TOKEN, '--data', data, '--clock', 'virtual'];
     const project = join(import.meta.dirname, '../../fixtures/designer/say.json');
-    const [one, two] = await Promise.all([
-      startServeProcess([...args, '--node-id', 'n1', '--project', project, '--number', '+15550100'], env),
-      startServeProcess([...args, '--node-id', 'n2'], env),
+    const common = ['--account-sid', ACCOUNT, '--auth-token', TOKEN, '--clock', 'virtual'];
+    const [one, two] = await startNodes(cleanups, env, common, [
+      { id: 'n1', args: ['--project', project, '--number', '+15550100'] },
+      { id: 'n2' },
     ]);
-    children.push(one.child, two.child);
     const events = await consoleStream(two.url);
     const callsSeen = () =>
       new Set(events.filter((e) => e.event === 'call').map((e) => (e.data.call as { sid: string }).sid));

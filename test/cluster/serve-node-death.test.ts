@@ -5,16 +5,12 @@
  * member from the queue and go on matching.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RedisQueueStore } from '../../src/cluster/redis-queue-store.js';
 import { clusterDatabase, eventually } from '../support/cluster.js';
-import { exitOf, type ServeProcess, startServeProcess } from '../support/serve-process.js';
+import { documentServer, startNodes } from '../support/cluster-nodes.js';
+import { exitOf, type ServeProcess } from '../support/serve-process.js';
 import { PG_URL, REDIS_PREFIX, REDIS_URL } from '../support/services.js';
 
 const ACCOUNT = `AC${'e'.repeat(32)}`;
@@ -53,58 +49,24 @@ const send = (base: string, path: string, body?: string) =>
 const json = async (base: string, path: string, body?: string) =>
   (await (await send(base, path, body)).json()) as Record<string, unknown>;
 
-/** The customers' and agents' application: RCML by path, every request's parameters kept. */
-async function application() {
-  const requests: Array<{ path: string; params: Record<string, string> }> = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => {
-      body += d;
-    });
-    req.on('end', () => {
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
-      requests.push({ path, params: Object.fromEntries(new URLSearchParams(body)) });
-      const doc = DOCUMENTS[path];
-      res.writeHead(doc ? 200 : 404, { 'Content-Type': 'text/xml' });
-      res.end(doc ? `<Response>${doc}</Response>` : 'not found');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  /** Parameters of the requests for `path` made for `callSid`. */
-  const of = (path: string, callSid: string) =>
-    requests.filter((r) => r.path === path && r.params.CallSid === callSid).map((r) => r.params);
-  return { url, of };
-}
-
 describe.skipIf(!PG_URL || !REDIS_URL)('a node killed in the middle of a cross-node bridge', () => {
   it('ends the bridge on the partner’s node, closes its calls and queue members, and the others go on', async () => {
-    const app = await application();
+    const app = await documentServer(DOCUMENTS, cleanups);
     const database = await clusterDatabase(cleanups);
     const prefix = `${REDIS_PREFIX}death_${randomBytes(3).toString('hex')}`;
     const redis = new Redis(REDIS_URL);
     cleanups.push(async () => redis.disconnect());
     const queues = new RedisQueueStore(redis, prefix);
     const env = { RCML_DATABASE_URL: database, RCML_REDIS_URL: REDIS_URL, RCML_REDIS_PREFIX: prefix };
-    const nodes = await Promise.all(
-      ['n1', 'n2', 'n3'].map(async (id) => {
-        const dir = mkdtempSync(join(tmpdir(), `rcml-${id}-`));
-        cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-        const node = await startServeProcess(
-          [
-            ...['--node-id', id, '--data', dir, '--clock', 'virtual', '--node-ttl-ms', String(TTL_MS)],
-            ...['--account-sid', ACCOUNT, '--auth-token', TOKEN, '--log-format', 'json'],
-            ...['--number', `${CUSTOMERS}=${app.url}/customer`, '--number', `${AGENTS}=${app.url}/agent`],
-          ],
-          env,
-        );
-        cleanups.push(async () => {
-          node.child.kill('SIGKILL');
-          await exitOf(node.child);
-        });
-        return node;
-      }),
+    const nodes = await startNodes(
+      cleanups,
+      env,
+      [
+        ...['--clock', 'virtual', '--node-ttl-ms', String(TTL_MS)],
+        ...['--account-sid', ACCOUNT, '--auth-token', TOKEN, '--log-format', 'json'],
+        ...['--number', `${CUSTOMERS}=${app.url}/customer`, '--number', `${AGENTS}=${app.url}/agent`],
+      ],
+      [{ id: 'n1' }, { id: 'n2' }, { id: 'n3' }],
     );
     const [one, two, three] = nodes as [ServeProcess, ServeProcess, ServeProcess];
     const alive = [one, two, three];
