@@ -1,6 +1,7 @@
 /**
- * Retention: removing calls, recordings (row and audio together), gathers and notifications
- * older than a cut-off, a small batch at a time so that a running server keeps serving.
+ * Retention: removing calls, recordings (row and audio together), gathers, notifications and
+ * ended conference rooms older than a cut-off, a small batch at a time so that a running server
+ * keeps serving.
  */
 
 /** How many records of each kind were removed. */
@@ -9,13 +10,15 @@ export interface PruneCounts {
   recordings: number;
   gathers: number;
   notifications: number;
+  /** Conference rooms that had ended (a room still open stays, however old). */
+  conferences: number;
 }
 
 /** A store that can remove old records. */
 export interface Prunable {
   /**
    * Removes up to `limit` records of each kind (per account) created before `before` (ms since
-   * the epoch), live calls never; a recording's audio goes with its row.
+   * the epoch), live calls and open conference rooms never; a recording's audio goes with its row.
    */
   pruneBatch(before: number, limit: number): Promise<PruneCounts>;
 }
@@ -25,9 +28,17 @@ export function isPrunable<T extends object>(store: T): store is T & Prunable {
   return typeof (store as Partial<Prunable>).pruneBatch === 'function';
 }
 
-export const emptyCounts = (): PruneCounts => ({ calls: 0, recordings: 0, gathers: 0, notifications: 0 });
+export const emptyCounts = (): PruneCounts => ({
+  calls: 0,
+  recordings: 0,
+  gathers: 0,
+  notifications: 0,
+  conferences: 0,
+});
 
-const total = (c: PruneCounts) => c.calls + c.recordings + c.gathers + c.notifications;
+/** How many records a count names, of every kind. */
+export const totalPruned = (c: PruneCounts) =>
+  c.calls + c.recordings + c.gathers + c.notifications + c.conferences;
 
 /** Options of {@link pruneOlderThan}. */
 export interface PruneOptions {
@@ -52,7 +63,8 @@ export async function pruneOlderThan(
     sum.recordings += batch.recordings;
     sum.gathers += batch.gathers;
     sum.notifications += batch.notifications;
-    if (total(batch) === 0) return sum;
+    sum.conferences += batch.conferences;
+    if (totalPruned(batch) === 0) return sum;
     await pause();
   }
 }

@@ -72,7 +72,7 @@ describe('rcml prune', () => {
     const { out, exit } = await run(['prune', '--data', dir, '--older-than', '30d']);
     expect(exit).toBeUndefined();
     expect(out).toMatch(
-      /^removed 1 call\(s\), 1 recording\(s\) with their audio, 0 gather\(s\) and 0 notification\(s\) created before \d{4}-/,
+      /^removed 1 call\(s\), 1 recording\(s\) with their audio, 0 gather\(s\), 0 notification\(s\) and 0 ended conference\(s\) created before \d{4}-/,
     );
     expect(existsSync(wavOf(dir, 1))).toBe(false);
     expect(existsSync(wavOf(dir, 2))).toBe(true);

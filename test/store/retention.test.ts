@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { GatherRecord, NotificationRecord } from '../../src/engine/records.js';
+import type { ConferenceRecord, GatherRecord, NotificationRecord } from '../../src/engine/records.js';
 import type { Store } from '../../src/store/ports.js';
 import { type Prunable, parseAge, pruneOlderThan } from '../../src/store/retention.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
@@ -61,9 +61,24 @@ const notification = (n: number, dateCreated: number, accountSid = ACCOUNT_A): N
   dateCreated,
 });
 
+const room = (
+  n: number,
+  dateCreated: number,
+  accountSid = ACCOUNT_A,
+  status: ConferenceRecord['status'] = 'completed',
+): ConferenceRecord => ({
+  sid: `CF${n.toString(16).padStart(32, '0')}`,
+  accountSid,
+  friendlyName: `room${n}`,
+  status,
+  dateCreated,
+  dateUpdated: dateCreated,
+  participants: [],
+});
+
 /**
- * Fills a store with records of two accounts: `old` ones 40 days back (one of them a live call),
- * `recent` ones a day back.
+ * Fills a store with records of two accounts: `old` ones 40 days back (one of them a live call,
+ * one an open conference room), `recent` ones a day back.
  */
 async function fill(store: Store, old: number, recent: number) {
   await store.accounts.put(account(ACCOUNT_A));
@@ -81,9 +96,11 @@ async function fill(store: Store, old: number, recent: number) {
       await store.recordings.put(recording(n, { accountSid, dateCreated: at }), wav(8));
       await store.gathers.put(gather(n, n % 3 ? 'dtmf' : 'speech', at, accountSid));
       await store.notifications.put(notification(n, at, accountSid));
+      await store.conferences.put(room(n, at, accountSid));
     }
   }
   await store.calls.put(call(999, { dateCreated: NOW - 50 * DAY, status: 'in-progress' }));
+  await store.conferences.put(room(999, NOW - 50 * DAY, ACCOUNT_A, 'in-progress'));
 }
 
 async function remaining(store: Store) {
@@ -97,6 +114,7 @@ async function remaining(store: Store) {
       (await count((a) => store.gathers.list({ accountSid: a, kind: 'dtmf', ...page }))) +
       (await count((a) => store.gathers.list({ accountSid: a, kind: 'speech', ...page }))),
     notifications: await count((a) => store.notifications.list({ accountSid: a, ...page })),
+    conferences: await count((a) => store.conferences.list({ accountSid: a, ...page })),
   };
 }
 
@@ -107,7 +125,7 @@ function wavFiles(dir: string): string[] {
 }
 
 describe('retention over SQLite', () => {
-  it('removes old calls, recordings with their WAV files, gathers and notifications, in batches', async () => {
+  it('removes old calls, recordings with their WAV files, gathers, notifications and ended rooms, in batches', async () => {
     const dir = tempDir();
     const store = await openSqliteStore({ dir, now: () => NOW });
     await fill(store, 7, 3);
@@ -120,12 +138,19 @@ describe('retention over SQLite', () => {
         pauses++;
       },
     });
-    expect(counts).toEqual({ calls: 7, recordings: 7, gathers: 7, notifications: 7 });
+    expect(counts).toEqual({ calls: 7, recordings: 7, gathers: 7, notifications: 7, conferences: 7 });
     // Two accounts, two records each per batch: seven old ones take two batches, and one finds none.
     expect(pauses).toBe(2);
-    // The live call stays however old; the recent records stay.
-    expect(await remaining(store)).toEqual({ calls: 4, recordings: 3, gathers: 3, notifications: 3 });
+    // The live call and the open room stay however old; the recent records stay.
+    expect(await remaining(store)).toEqual({
+      calls: 4,
+      recordings: 3,
+      gathers: 3,
+      notifications: 3,
+      conferences: 4,
+    });
     expect(await store.calls.get(ACCOUNT_A, call(999).sid)).toMatchObject({ status: 'in-progress' });
+    expect(await store.conferences.get(ACCOUNT_A, room(999, 0).sid)).toMatchObject({ status: 'in-progress' });
     // Rows and files together: every file left has its row, every row its file.
     const files = wavFiles(dir).sort();
     expect(files).toHaveLength(3);
@@ -142,6 +167,7 @@ describe('retention over SQLite', () => {
       recordings: 0,
       gathers: 0,
       notifications: 0,
+      conferences: 0,
     });
     await store.close();
   });
@@ -195,8 +221,15 @@ describe.skipIf(!PG_URL)('retention over PostgreSQL', () => {
     await store.settled();
     const versionBefore = await store.calls.version?.(ACCOUNT_B);
     const counts = await pruneOlderThan(store as Prunable, NOW - 30 * DAY, { batchSize: 2 });
-    expect(counts).toEqual({ calls: 5, recordings: 5, gathers: 5, notifications: 5 });
-    expect(await remaining(store)).toEqual({ calls: 3, recordings: 2, gathers: 2, notifications: 2 });
+    expect(counts).toEqual({ calls: 5, recordings: 5, gathers: 5, notifications: 5, conferences: 5 });
+    expect(await remaining(store)).toEqual({
+      calls: 3,
+      recordings: 2,
+      gathers: 2,
+      notifications: 2,
+      conferences: 3,
+    });
+    expect(await store.conferences.get(ACCOUNT_A, room(999, 0).sid)).toMatchObject({ status: 'in-progress' });
     expect(await store.calls.version?.(ACCOUNT_B)).not.toBe(versionBefore);
     await store.close();
   });

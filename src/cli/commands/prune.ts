@@ -28,7 +28,8 @@ function batchSize(value: string): number {
 export function pruneSummary(counts: PruneCounts, before: number): string {
   return (
     `removed ${counts.calls} call(s), ${counts.recordings} recording(s) with their audio, ` +
-    `${counts.gathers} gather(s) and ${counts.notifications} notification(s) created before ` +
+    `${counts.gathers} gather(s), ${counts.notifications} notification(s) and ` +
+    `${counts.conferences} ended conference(s) created before ` +
     `${new Date(before).toISOString()}\n`
   );
 }
@@ -44,7 +45,9 @@ interface PruneOptions {
 export function registerPrune(program: Command): void {
   program
     .command('prune')
-    .description('delete calls, recordings (rows and WAV files), gathers and notifications older than an age')
+    .description(
+      'delete calls, recordings (rows and WAV files), gathers, notifications and ended conferences older than an age',
+    )
     .addOption(envOption('--data <dir>', 'data directory of the SQLite store'))
     .addOption(envOption('--database <url>', 'or a PostgreSQL store (postgres://...)', 'RCML_DATABASE_URL'))
     .addOption(

@@ -14,7 +14,7 @@ import {
   type OpsOptions,
 } from '../../api/ops/index.js';
 import type { HttpLimits } from '../../api/server.js';
-import { type Prunable, pruneOlderThan } from '../../store/retention.js';
+import { type Prunable, pruneOlderThan, totalPruned } from '../../store/retention.js';
 import { envOption } from '../env-option.js';
 
 function wholeNumber(min: number) {
@@ -50,7 +50,7 @@ export function serveOpsOptions(): Option[] {
     envOption('--metrics <on|off>', 'serve GET /metrics (Prometheus)').choices(['on', 'off']).default('on'),
     envOption(
       '--retain-days <n>',
-      'hourly, delete calls, recordings, gathers and notifications older than n days',
+      'hourly, delete calls, recordings, gathers, notifications and ended conferences older than n days',
     ).argParser(wholeNumber(1)),
     envOption('--drain-seconds <n>', 'on SIGTERM, how long live calls may run on before they are ended')
       .argParser(wholeNumber(0))
@@ -180,7 +180,7 @@ export function scheduleRetention(
     running = pruneOlderThan(store, before, { batchSize: options.batchSize })
       .then(
         (counts) => {
-          const removed = counts.calls + counts.recordings + counts.gathers + counts.notifications;
+          const removed = totalPruned(counts);
           log[removed > 0 ? 'info' : 'debug'](
             { ...counts, before: new Date(before).toISOString() },
             'retention',

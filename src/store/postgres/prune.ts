@@ -1,16 +1,17 @@
 import type pg from 'pg';
-import type { PruneCounts } from '../retention.js';
+import { emptyCounts, type PruneCounts } from '../retention.js';
 
 /** Deletes one batch of a table's old rows of an account; resolves with how many went. */
 async function deleteOld(
   client: pg.PoolClient,
-  table: 'calls' | 'recordings' | 'gathers' | 'notifications',
+  table: 'calls' | 'recordings' | 'gathers' | 'notifications' | 'conferences',
   account: string,
   before: number,
   limit: number,
 ): Promise<number> {
   // Recordings' audio is a column of their row: it goes with it.
-  const live = table === 'calls' ? ' AND NOT live' : '';
+  const live =
+    table === 'calls' ? ' AND NOT live' : table === 'conferences' ? " AND status = 'completed'" : '';
   const result = await client.query(
     `DELETE FROM ${table} WHERE sid IN (
        SELECT sid FROM ${table} WHERE account_sid = $1 AND date_created < $2${live}
@@ -27,7 +28,7 @@ async function deleteOld(
  */
 export function postgresPruner(pool: pg.Pool): (before: number, limit: number) => Promise<PruneCounts> {
   return async (before, limit) => {
-    const counts: PruneCounts = { calls: 0, recordings: 0, gathers: 0, notifications: 0 };
+    const counts = emptyCounts();
     const { rows } = await pool.query<{ sid: string }>('SELECT sid FROM accounts');
     for (const { sid: account } of rows) {
       const client = await pool.connect();
@@ -44,6 +45,7 @@ export function postgresPruner(pool: pg.Pool): (before: number, limit: number) =
         counts.recordings += await deleteOld(client, 'recordings', account, before, limit);
         counts.gathers += await deleteOld(client, 'gathers', account, before, limit);
         counts.notifications += await deleteOld(client, 'notifications', account, before, limit);
+        counts.conferences += await deleteOld(client, 'conferences', account, before, limit);
         await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined);

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { PruneCounts } from '../retention.js';
+import { emptyCounts } from '../retention.js';
 
 /**
  * Removes a batch of old records of every account in one transaction (a savepoint when a
@@ -37,9 +38,16 @@ export function sqlitePruner(
     )
     .pluck();
   const deleteNotification = db.prepare('DELETE FROM notifications WHERE sid = ?');
+  // Ended rooms only: an open one is still running on some node.
+  const oldConferences = db
+    .prepare(
+      "SELECT sid FROM conferences WHERE account_sid = ? AND date_created < ? AND status = 'completed' ORDER BY date_created LIMIT ?",
+    )
+    .pluck();
+  const deleteConference = db.prepare('DELETE FROM conferences WHERE sid = ?');
 
   const batch = db.transaction((before: number, limit: number) => {
-    const counts: PruneCounts = { calls: 0, recordings: 0, gathers: 0, notifications: 0 };
+    const counts: PruneCounts = emptyCounts();
     const files: string[] = [];
     for (const account of accounts.all() as string[]) {
       const calls = oldCalls.all(account, before, limit) as string[];
@@ -60,6 +68,9 @@ export function sqlitePruner(
       const notifications = oldNotifications.all(account, before, limit) as string[];
       for (const sid of notifications) deleteNotification.run(sid);
       counts.notifications += notifications.length;
+      const conferences = oldConferences.all(account, before, limit) as string[];
+      for (const sid of conferences) deleteConference.run(sid);
+      counts.conferences += conferences.length;
     }
     return { counts, files };
   });
