@@ -87,10 +87,15 @@ export interface OwnerAnswer {
   status?: ConferenceStatus;
 }
 
+/** Ended rooms an engine without `retainCalls` keeps in memory. */
+export const ENDED_ROOMS_KEPT = 1000;
+
 /** The rooms of one engine: by sid, and the current room per account and name. */
 export class ConferenceRooms {
   private readonly bySid = new Map<string, Conference>();
   private readonly current = new Map<string, Conference>();
+  /** Sids of ended rooms, oldest first (kept only without `retainCalls`). */
+  private readonly ended: string[] = [];
   /** How rooms reach the other nodes of a cluster; undefined on a lone engine. */
   peers: ConferencePeers | undefined;
   /** Claims of a name under way, by key: joins meanwhile wait for the same one. */
@@ -140,6 +145,14 @@ export class ConferenceRooms {
   drop(room: Conference): void {
     const key = ConferenceRooms.key(room.accountSid, room.name);
     if (this.current.get(key) === room) this.current.delete(key);
+    // An engine that keeps no ended calls keeps only the latest ended rooms (the store has them
+    // all): late signals and inspection still find a room that just ended, memory stays bounded.
+    if (room.status !== 'completed' || this.rt.retainCalls) return;
+    this.ended.push(room.sid);
+    if (this.ended.length > ENDED_ROOMS_KEPT) {
+      const oldest = this.ended.shift() as string;
+      if (this.bySid.get(oldest)?.status === 'completed') this.bySid.delete(oldest);
+    }
   }
 
   get(sid: string): Conference | undefined {
