@@ -168,6 +168,7 @@ async function rounds<K extends string>(round: () => Promise<Record<K, number>>)
 }
 
 const verdict = (met: boolean): string => (met ? 'met' : 'NOT met');
+const IVR_GOAL_RATIO = 40_000 / 288_000;
 
 export async function run(): Promise<void> {
   if (process.env.RCML_BENCH_ONLY === 'memory') return reportParkedHeap();
@@ -178,10 +179,14 @@ export async function run(): Promise<void> {
     rate: await ivrInProcess(calls, 1_000),
     floor: parseFloor(calls),
   }));
+  // The goal was set as 40,000 calls/s where the floor ran 288,000 sets/s: held as that ratio,
+  // so that it means the same on a slower or busier machine.
+  const ivrRatio = ivr.rate / ivr.floor;
   console.log(
-    `in-process IVR: ${fmt(ivr.rate)} calls/s (median of ${ROUNDS} rounds of ${fmt(calls)} calls; ` +
-      `goal >= 40,000: ${verdict(ivr.rate >= 40_000)}); floor, parsing its 3 documents: ` +
-      `${fmt(ivr.floor)} sets/s; ratio ${(ivr.rate / ivr.floor).toFixed(2)}`,
+    `in-process IVR: ${fmt(ivr.rate)} calls/s (median of ${ROUNDS} rounds of ${fmt(calls)} calls); ` +
+      `floor, parsing its 3 documents: ${fmt(ivr.floor)} sets/s; ratio ${ivrRatio.toFixed(2)} ` +
+      `(goal >= ${IVR_GOAL_RATIO.toFixed(3)}, 40,000 calls/s against a 288,000 sets/s floor: ` +
+      `${verdict(ivrRatio >= IVR_GOAL_RATIO)})`,
   );
 
   const legs = Math.max(1_000, Math.floor(calls / 2));
