@@ -100,7 +100,7 @@ export function appOptions(
     designer,
     maxBodyBytes: options.maxBodyBytes,
     onError: options.onError,
-    callQueue: { store: options.callQueueStore, routing: engineRouting(engine) },
+    callQueue: { store: options.callQueueStore, routing: engineRouting(engine, options.store.calls) },
     enterprise: options.enterprise,
     ops: { ...options.ops, readiness },
     rateLimit: options.accountLimits?.api,

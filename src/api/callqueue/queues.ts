@@ -7,15 +7,35 @@ import { queryOf } from '../http/params.js';
 import { type CallQueueDeps, type CallQueueEnv, readJsonObject, routingOf } from './context.js';
 import type { QueuePairing } from './observer.js';
 import { queueChangeBody } from './openapi.js';
-import type { CallQueueRouting } from './routing.js';
+import type { CallQueueRouting, LiveCallInfo } from './routing.js';
 
-function sideJson(view: QueueSideView, routing: CallQueueRouting): Record<string, unknown> {
+/** The calls of a queue's members: live on this engine, else as stored (another node's). */
+export type MemberCalls = ReadonlyMap<string, LiveCallInfo>;
+
+/** Finds the call of every member of the snapshot (store reads in parallel, for others' calls only). */
+export async function memberCalls(snapshot: QueueSnapshot, routing: CallQueueRouting): Promise<MemberCalls> {
+  const found = new Map<string, LiveCallInfo>();
+  const missing: string[] = [];
+  for (const m of [...snapshot.dialer.members, ...snapshot.enqueued.members]) {
+    const live = routing.liveCall(m.callSid);
+    if (live) found.set(m.callSid, live);
+    else missing.push(m.callSid);
+  }
+  if (routing.storedCall && missing.length > 0) {
+    const accountSid = snapshot.queue.accountSid;
+    const stored = await Promise.all(missing.map((sid) => routing.storedCall?.(accountSid, sid)));
+    for (const [i, call] of stored.entries()) if (call) found.set(missing[i] as string, call);
+  }
+  return found;
+}
+
+function sideJson(view: QueueSideView, calls: MemberCalls): Record<string, unknown> {
   return {
     size: view.size,
     servedCount: view.servedCount,
     averageWaitMs: Math.round(view.averageWaitMs),
     members: view.members.map((m) => {
-      const call = routing.liveCall(m.callSid);
+      const call = calls.get(m.callSid);
       return {
         callSid: m.callSid,
         position: m.position,
@@ -37,7 +57,7 @@ function sideJson(view: QueueSideView, routing: CallQueueRouting): Record<string
 export function queueJson(
   snapshot: QueueSnapshot,
   pairing: QueuePairing,
-  routing: CallQueueRouting,
+  calls: MemberCalls,
 ): Record<string, unknown> {
   const { queue } = snapshot;
   const served = snapshot.dialer.servedCount + snapshot.enqueued.servedCount;
@@ -55,8 +75,8 @@ export function queueJson(
     // A match serves one member (the one that waited); the newcomer did not wait.
     servedCount: served,
     averageWaitMs: served > 0 ? Math.round(totalWait / served) : 0,
-    customers: sideJson(snapshot.dialer, routing),
-    agents: sideJson(snapshot.enqueued, routing),
+    customers: sideJson(snapshot.dialer, calls),
+    agents: sideJson(snapshot.enqueued, calls),
     customerNumbers: [...pairing.dialer].sort(),
     agentNumbers: [...pairing.enqueued].sort(),
   };
@@ -73,8 +93,8 @@ export function registerQueues(app: Hono<CallQueueEnv>, deps: CallQueueDeps): vo
     if (!snapshot || snapshot.queue.accountSid !== c.get('account').sid) throw notFound('Queue', sid);
     return snapshot;
   };
-  const render = (snapshot: QueueSnapshot, routing: CallQueueRouting) =>
-    queueJson(snapshot, deps.observer.pairing(snapshot.queue.sid), routing);
+  const render = async (snapshot: QueueSnapshot, routing: CallQueueRouting) =>
+    queueJson(snapshot, deps.observer.pairing(snapshot.queue.sid), await memberCalls(snapshot, routing));
 
   app.get('/queues', async (c) => {
     const name = queryOf(c).Name;
@@ -85,14 +105,14 @@ export function registerQueues(app: Hono<CallQueueEnv>, deps: CallQueueDeps): vo
     const out: Record<string, unknown>[] = [];
     for (const q of queues) {
       const snapshot = await routing.inspectQueue(q.sid);
-      if (snapshot) out.push(render(snapshot, routing));
+      if (snapshot) out.push(await render(snapshot, routing));
     }
     return c.json({ queues: out });
   });
 
   app.get('/queues/:sid', async (c) => {
     const routing = routingOf(deps);
-    return c.json(render(await owned(c, routing), routing));
+    return c.json(await render(await owned(c, routing), routing));
   });
 
   app.post('/queues/:sid', async (c) => {
@@ -111,6 +131,6 @@ export function registerQueues(app: Hono<CallQueueEnv>, deps: CallQueueDeps): vo
       if (err instanceof QueueError) throw new ApiError(400, 'invalid-parameter', err.message, 'maxSize');
       throw err;
     }
-    return c.json(render(await owned(c, routing), routing));
+    return c.json(await render(await owned(c, routing), routing));
   });
 }

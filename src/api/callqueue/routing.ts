@@ -28,6 +28,12 @@ export interface CallQueueRouting {
   subscribe(listener: QueueListener): () => void;
   /** A call the engine is running, or undefined once it ended. */
   liveCall(callSid: string): LiveCallInfo | undefined;
+  /**
+   * A call of the account as the store has it (one another node of a cluster runs, whose
+   * member waits in a shared queue); undefined when unknown. Optional: without a store, members
+   * of calls this engine does not run show no numbers.
+   */
+  storedCall?(accountSid: string, callSid: string): Promise<LiveCallInfo | undefined>;
   /** The engine's clock, ms. */
   now(): number;
 }
