@@ -7,6 +7,7 @@ import { startEngineServer } from '../../api/engine-server.js';
 import { ensureAccount } from '../../api/server.js';
 import { type ClusterBackends, openClusterBackends } from '../../cluster/backends.js';
 import { redactUrl } from '../../engine/fetcher.js';
+import { createDatabaseIfAbsent } from '../../store/postgres/create-database.js';
 import { lockDataDirectory } from '../../store/sqlite/lock.js';
 import { openSqliteStore } from '../../store/sqlite/open.js';
 import { envOption } from '../env-option.js';
@@ -155,6 +156,16 @@ async function openBackends(options: ServeOptions, command: Command, log: ServeO
     command.error('error: --advertise-url and --node-ttl-ms need --redis', { exitCode: 2 });
   }
   const nodeId = options.nodeId ?? 'node1';
+  // A first node on a server with only its default databases creates the one it is given.
+  let created: string | undefined;
+  try {
+    created = await createDatabaseIfAbsent(options.database);
+  } catch (err) {
+    command.error(
+      `error: cannot create the database of ${redactUrl(options.database)}: ${err instanceof Error ? err.message : String(err)}`,
+      { exitCode: 2 },
+    );
+  }
   const cluster: ClusterBackends = await openClusterBackends({
     databaseUrl: options.database,
     redisUrl: options.redis,
@@ -173,7 +184,7 @@ async function openBackends(options: ServeOptions, command: Command, log: ServeO
   });
   return {
     store: cluster.store,
-    where: `node ${nodeId}, PostgreSQL${cluster.queueStore ? ' + Redis' : ''}`,
+    where: `node ${nodeId}, PostgreSQL${created ? ` (database ${created} created)` : ''}${cluster.queueStore ? ' + Redis' : ''}`,
     cluster,
   };
 }
