@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ChangeListener, ChangeNotice, SharedChanges } from '../store/changes.js';
+import { listenTo } from './channel.js';
 
 /** The channel every node of a platform publishes its changes on. */
 export const changesChannel = (prefix: string) => `${prefix}:changes`;
@@ -51,8 +52,7 @@ export class RedisChanges implements SharedChanges {
   ) {}
 
   /**
-   * Subscribes a connection of its own (a subscribed connection serves nothing else) and
-   * resolves once it listens. `onError` hears notices that could not be sent and listeners
+   * Listens on a connection of its own and resolves once it does. `onError` hears notices that could not be sent and listeners
    * that failed.
    */
   static async start(
@@ -61,13 +61,11 @@ export class RedisChanges implements SharedChanges {
     nodeId: string,
     onError: (err: unknown) => void = () => undefined,
   ): Promise<RedisChanges> {
-    const subscriber = redis.duplicate({ connectionName: changesClientName(prefix, nodeId) });
-    subscriber.on('error', () => undefined);
-    const changes = new RedisChanges(redis, subscriber, changesChannel(prefix), nodeId, onError);
-    subscriber.on('message', (channel: string, raw: string) => {
-      if (channel === changes.channel) changes.hear(raw);
-    });
-    await subscriber.subscribe(changes.channel);
+    const channel = changesChannel(prefix);
+    const listening = listenTo(redis, channel, (raw) => changes.hear(raw), changesClientName(prefix, nodeId));
+    const subscriber = listening.connection;
+    const changes = new RedisChanges(redis, subscriber, channel, nodeId, onError);
+    await listening.subscribed;
     // Every 'ready' after the first is a reconnection: notices sent meanwhile are lost. ioredis
     // subscribes again right after emitting it; a PING sent after that subscription answers
     // once it is in place, and only then is everything forgotten (a notice sent in between

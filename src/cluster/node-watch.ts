@@ -5,6 +5,7 @@
  * through Redis pub/sub.
  */
 import type { Redis } from 'ioredis';
+import { listenTo } from './channel.js';
 import { membersKey, nodeKey } from './heartbeat.js';
 import { deathChannel, type TakeoverContext, takeOver } from './takeover.js';
 
@@ -40,20 +41,14 @@ export function watchNodes(context: TakeoverContext, intervalMs: number): { stop
 
 /**
  * Subscribes to the deaths published by whichever node took a dead one over; `listener` hears
- * each dead node's name on this node. Uses a connection of its own (a subscribed connection
- * serves nothing else).
+ * each dead node's name on this node.
  */
 export async function subscribeDeaths(
   redis: Redis,
   prefix: string,
   listener: (node: string) => void,
 ): Promise<{ close(): void }> {
-  const subscriber = redis.duplicate();
-  subscriber.on('error', () => undefined);
-  const channel = deathChannel(prefix);
-  subscriber.on('message', (from: string, node: string) => {
-    if (from === channel) listener(node);
-  });
-  await subscriber.subscribe(channel);
-  return { close: () => subscriber.disconnect() };
+  const { connection, subscribed } = listenTo(redis, deathChannel(prefix), listener);
+  await subscribed;
+  return { close: () => connection.disconnect() };
 }

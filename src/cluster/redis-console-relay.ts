@@ -7,6 +7,7 @@
  * so a cluster nobody watches pays nothing per call.
  */
 import type { Redis } from 'ioredis';
+import { listenTo } from './channel.js';
 
 /** How long a watch lasts unless renewed (a node that dies stops renewing its own). */
 const WATCH_TTL_MS = 30_000;
@@ -43,18 +44,13 @@ export class RedisConsoleRelay {
     this.timer.unref();
   }
 
-  /** Subscribes to the channel (on a connection of its own) and reads the current watches. */
+  /** Listens to the channel (on a connection of its own) and reads the current watches. */
   static async start(redis: Redis, prefix: string, node: string): Promise<RedisConsoleRelay> {
-    const subscriber = redis.duplicate();
-    subscriber.on('error', () => undefined);
-    const relay = new RedisConsoleRelay(redis, subscriber, prefix, node);
-    const channel = consoleChannel(prefix);
-    subscriber.on('message', (from: string, raw: string) => {
-      if (from === channel) relay.received(raw);
-    });
+    const listening = listenTo(redis, consoleChannel(prefix), (raw) => relay.received(raw));
+    const relay = new RedisConsoleRelay(redis, listening.connection, prefix, node);
     // Messages may have been lost while the connection was down: re-read who watches.
-    subscriber.on('ready', () => void relay.refresh().catch(() => undefined));
-    await subscriber.subscribe(channel);
+    listening.connection.on('ready', () => void relay.refresh().catch(() => undefined));
+    await listening.subscribed;
     await relay.refresh();
     return relay;
   }
