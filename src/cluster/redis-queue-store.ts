@@ -10,12 +10,11 @@ import {
   ENSURE_QUEUE,
   FIND_QUEUE,
   REMOVE,
+  type Reply,
+  runScript,
   SCRIPTS,
   SET_MAX_SIZE,
-  shaOf,
 } from './redis-scripts.js';
-
-type Reply = string | number | null | Reply[];
 
 /** Maps a script's error reply to the queue layer's errors. */
 function translate(err: unknown, queueSid: string, callSid?: string): never {
@@ -62,16 +61,8 @@ export class RedisQueueStore implements QueueStore {
     return `${this.prefix}:${parts.join(':')}`;
   }
 
-  /** Runs a script by its hash, loading it again when the server lost it (a restart, a flush). */
-  private async script(lua: string, keys: string[], args: Array<string | number>): Promise<Reply> {
-    const sha = shaOf(lua);
-    try {
-      return (await this.redis.evalsha(sha, keys.length, ...keys, ...args)) as Reply;
-    } catch (err) {
-      if (!(err instanceof Error && err.message.includes('NOSCRIPT'))) throw err;
-    }
-    await this.redis.script('LOAD', lua);
-    return (await this.redis.evalsha(sha, keys.length, ...keys, ...args)) as Reply;
+  private script(lua: string, keys: string[], args: Array<string | number>): Promise<Reply> {
+    return runScript(this.redis, lua, keys, args);
   }
 
   private lineKeys(queueSid: string, side: QueueSide) {

@@ -13,6 +13,7 @@
  */
 
 import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
 
 /**
  * KEYS: queue, names, order. ARGV: queue JSON, name, sid, creation order, prefix of queue keys.
@@ -110,4 +111,27 @@ export function shaOf(lua: string): string {
     shas.set(lua, sha);
   }
   return sha;
+}
+
+/** A script's reply. */
+export type Reply = string | number | null | Reply[];
+
+/**
+ * Runs a script by its hash (one short command, sent at once), loading it when the server does
+ * not have it (first use, a restart, a flush).
+ */
+export async function runScript(
+  redis: Redis,
+  lua: string,
+  keys: string[],
+  args: Array<string | number>,
+): Promise<Reply> {
+  const sha = shaOf(lua);
+  try {
+    return (await redis.evalsha(sha, keys.length, ...keys, ...args)) as Reply;
+  } catch (err) {
+    if (!(err instanceof Error && err.message.includes('NOSCRIPT'))) throw err;
+  }
+  await redis.script('LOAD', lua);
+  return (await redis.evalsha(sha, keys.length, ...keys, ...args)) as Reply;
 }

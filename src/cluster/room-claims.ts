@@ -5,6 +5,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { RoomClaim } from '../engine/conference-peers.js';
+import { runScript } from './redis-scripts.js';
 
 const roomKey = (prefix: string, accountSid: string, name: string) => `${prefix}:room:${accountSid}:${name}`;
 const nodeRoomsKey = (prefix: string, node: string) => `${prefix}:rooms-of:${node}`;
@@ -51,13 +52,11 @@ export async function claimRoom(
   claim: RoomClaim,
   stale?: RoomClaim,
 ): Promise<RoomClaim> {
-  const held = (await redis.eval(
+  const held = (await runScript(
+    redis,
     CLAIM,
-    2,
-    roomKey(prefix, accountSid, name),
-    nodeRoomsKey(prefix, claim.node),
-    encode(claim),
-    stale ? encode(stale) : '',
+    [roomKey(prefix, accountSid, name), nodeRoomsKey(prefix, claim.node)],
+    [encode(claim), stale ? encode(stale) : ''],
   )) as string;
   return decode(held);
 }
@@ -70,16 +69,15 @@ export async function releaseRoom(
   name: string,
   claim: RoomClaim,
 ): Promise<void> {
-  await redis.eval(
+  await runScript(
+    redis,
     RELEASE,
-    2,
-    roomKey(prefix, accountSid, name),
-    nodeRoomsKey(prefix, claim.node),
-    encode(claim),
+    [roomKey(prefix, accountSid, name), nodeRoomsKey(prefix, claim.node)],
+    [encode(claim)],
   );
 }
 
 /** Lets go of every name `node` holds (it died, or restarts); how many it held. */
 export async function dropRoomClaims(redis: Redis, prefix: string, node: string): Promise<number> {
-  return (await redis.eval(DROP, 1, nodeRoomsKey(prefix, node), node)) as number;
+  return (await runScript(redis, DROP, [nodeRoomsKey(prefix, node)], [node])) as number;
 }
