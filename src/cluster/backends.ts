@@ -2,11 +2,12 @@
 import { Redis } from 'ioredis';
 import type { QueueStore } from '../queue/store.js';
 import { localChanges, type SharedChanges } from '../store/changes.js';
-import { openPostgresStore, type PostgresStore } from '../store/postgres/open.js';
+import { openPostgresStore, type PostgresStore, type StoreLease } from '../store/postgres/open.js';
 import { RedisChanges } from './changes.js';
 import { watchForwardSecret } from './forward-secret.js';
 import { removeQueueMembers } from './ghost-members.js';
 import { advertisedUrl, type Heartbeat, NODE_TTL_MS, startHeartbeat } from './heartbeat.js';
+import { NodeLease } from './lease.js';
 import { subscribeDeaths, watchNodes } from './node-watch.js';
 import { RedisConsoleRelay } from './redis-console-relay.js';
 import { RedisQueuePeers } from './redis-queue-peers.js';
@@ -39,6 +40,12 @@ export interface ClusterBackendOptions {
   onTakeover?: (node: string, outcome: TakeoverReport) => void;
   /** Told of change notices that could not be sent and of their listeners' failures. */
   onError?: (err: unknown) => void;
+  /**
+   * Told, once, that this node was declared dead by the cluster (a survivor took its calls
+   * over) or superseded by a later run of the same node id: it must stop acting at once. The
+   * backends have already stopped its heartbeat, watch and queue operations; `rcml serve` exits.
+   */
+  onFenced?: (why: string) => void;
 }
 
 /** What a node runs on, and how to let go of it. */
@@ -58,7 +65,10 @@ export interface ClusterBackends {
   changes: SharedChanges;
   /** How the web consoles of the nodes share their live messages, when Redis is given. */
   consoleRelay?: RedisConsoleRelay;
-  /** Readiness probes of the shared backends, by name (`postgres`, and `redis` when given). */
+  /**
+   * Readiness probes of the shared backends, by name (`postgres`; with Redis also `redis` and
+   * `lease`: this node's lease is held).
+   */
   checks: Record<string, () => Promise<void>>;
   /** Queue members of calls this node left live when it last stopped, removed at start. */
   readonly interruptedMembers: number;
@@ -90,6 +100,13 @@ export interface ClusterBackends {
    * Redis, never fires.
    */
   onNodeDead(listener: (nodeId: string) => void): () => void;
+  /**
+   * Undefined while this node may act (its lease is held); else a promise settling once it is
+   * renewed, and never once the node is fenced off. Webhooks wait on it before they are sent.
+   */
+  gate(): Promise<void> | undefined;
+  /** Why this node was fenced off (declared dead or superseded), once it was. */
+  fenced(): string | undefined;
   /** Stops the heartbeat and closes Redis (the store is closed by its server). */
   close(): Promise<void>;
 }
@@ -124,6 +141,8 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
       ownerOf: (accountSid, callSid) => store.ownerOf(accountSid, callSid),
       urlOf: async () => undefined,
       settleDeadOwner: async () => 'alive',
+      gate: () => undefined,
+      fenced: () => undefined,
       forwardSecret: () => '',
       onNodeDead: () => () => {},
       close: async () => {},
@@ -144,19 +163,41 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
       `cannot reach Redis at ${options.redisUrl}: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
-  const queueStore = new RedisQueueStore(redis, prefix, nodeId);
+  const lease = new NodeLease(ttlMs);
+  // A fenced node touches its queues no more; one whose lease lapsed waits to renew it.
+  const queueStore = new RedisQueueStore(redis, prefix, nodeId, () => lease.whenValid());
   // A takeover of this node by a survivor must finish before the node closes anything itself.
   const lockMs = Math.max(3 * ttlMs, 5000);
   let heartbeat: Heartbeat | undefined;
   let store: PostgresStore | undefined;
   let interruptedMembers = 0;
+  const lost = new Set<() => void>();
   try {
     await withTakeoverLock(
       { redis, prefix, lockMs },
       nodeId,
       async () => {
-        heartbeat = await startHeartbeat(redis, prefix, nodeId, ttlMs);
-        store = await openPostgresStore({ url: options.databaseUrl, nodeId });
+        // Opening takes this run's epoch, fencing any earlier run of the node off.
+        const opened = await openPostgresStore({
+          url: options.databaseUrl,
+          nodeId,
+          // A node frozen inside a transaction holds a takeover back at most this long.
+          idleTransactionMs: Math.max(ttlMs, 1000),
+        });
+        store = opened;
+        const epochs = opened.lease as StoreLease;
+        epochs.onFenced((err) => lease.fence(err.message));
+        heartbeat = await startHeartbeat(redis, {
+          prefix,
+          node: nodeId,
+          ttlMs,
+          lease,
+          epoch: () => epochs.holder.epoch,
+          renew: () => epochs.renew(),
+          onLost: () => {
+            for (const listener of lost) listener();
+          },
+        });
         interruptedMembers = await removeQueueMembers(redis, prefix, queueStore, store.interruptedCalls);
         // Room names its previous run held are free again (its rooms were ended with its calls).
         const rooms = await dropRoomClaims(redis, prefix, nodeId);
@@ -182,14 +223,25 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
     store: opened,
     queues: queueStore,
     lockMs,
+    lease,
     told: options.onTakeover,
   };
   const listeners = new Set<(nodeId: string) => void>();
   const deaths = await subscribeDeaths(redis, prefix, (node) => {
-    for (const listener of [...listeners]) listener(node);
+    // Its own death notice: a survivor took this node over while it was not heard from.
+    if (node === nodeId) lease.fence(`node ${nodeId} was declared dead and taken over by another node`);
+    else for (const listener of [...listeners]) listener(node);
   });
-  const watch = watchNodes(context, Math.max(1, Math.floor(ttlMs / 3)));
+  const watch = watchNodes(context, ttlMs);
   const secret = await watchForwardSecret(redis, prefix, ttlMs);
+  lost.add(() => secret.refresh());
+  lease.onFenced((why) => {
+    watch.stop();
+    void beat.stop();
+    options.onFenced?.(why);
+  });
+  // Fenced while opening (a survivor was quicker): told now.
+  if (lease.fenced !== undefined) options.onFenced?.(lease.fenced);
   const queuePeers = await RedisQueuePeers.start(redis, prefix, nodeId);
   const changes = await RedisChanges.start(redis, prefix, nodeId, options.onError);
   const consoleRelay = await RedisConsoleRelay.start(redis, prefix, nodeId);
@@ -210,12 +262,19 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
       redis: async () => {
         await redis.ping();
       },
+      // New calls go to nodes sure to own theirs.
+      lease: async () => {
+        if (lease.fenced !== undefined) throw new Error(lease.fenced);
+        if (!lease.valid) throw new Error(`node ${nodeId} has not renewed its lease in ${ttlMs} ms`);
+      },
     },
     interruptedMembers,
     advertise: (url) => beat.advertise(url),
     ownerOf: (accountSid, callSid) => opened.ownerOf(accountSid, callSid),
     urlOf: (node) => advertisedUrl(redis, prefix, node),
     settleDeadOwner: (node) => settleDeadNode(context, node),
+    gate: () => lease.whenValid(),
+    fenced: () => lease.fenced,
     forwardSecret: () => secret.get(),
     onNodeDead: (listener) => {
       listeners.add(listener);

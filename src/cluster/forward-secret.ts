@@ -25,16 +25,18 @@ export async function watchForwardSecret(
   redis: Redis,
   prefix: string,
   refreshMs: number,
-): Promise<{ get(): string; stop(): void }> {
+): Promise<{ get(): string; refresh(): void; stop(): void }> {
   let secret = await loadForwardSecret(redis, prefix);
-  const timer = setInterval(() => {
+  const refresh = () => {
     loadForwardSecret(redis, prefix).then(
       (s) => {
         secret = s;
       },
       () => undefined,
     );
-  }, refreshMs);
+  };
+  const timer = setInterval(refresh, refreshMs);
   timer.unref();
-  return { get: () => secret, stop: () => clearInterval(timer) };
+  // `refresh`: at once, when Redis is known to have lost it (the node that draws it first wins).
+  return { get: () => secret, refresh, stop: () => clearInterval(timer) };
 }

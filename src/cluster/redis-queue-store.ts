@@ -47,6 +47,11 @@ export class RedisQueueStore implements QueueStore {
     private readonly redis: Redis,
     private readonly prefix = 'rcml',
     private readonly nodeId?: string,
+    /**
+     * Awaited (when it returns a promise) before each operation: a node whose lease lapsed
+     * waits until it is renewed, one fenced off never goes on (see `lease.ts`).
+     */
+    private readonly gate?: () => Promise<void> | undefined,
   ) {
     // Loaded first on the connection, so every later EVALSHA on it finds its script: a call
     // sends its command at once, and a process's operations reach Redis in the order made.
@@ -62,6 +67,8 @@ export class RedisQueueStore implements QueueStore {
   }
 
   private script(lua: string, keys: string[], args: Array<string | number>): Promise<Reply> {
+    const wait = this.gate?.();
+    if (wait) return wait.then(() => runScript(this.redis, lua, keys, args));
     return runScript(this.redis, lua, keys, args);
   }
 

@@ -11,7 +11,8 @@ import type { PostgresStore } from '../store/postgres/open.js';
 import { closeInterruptedCalls } from '../store/recover.js';
 import { randomSid } from '../store/sid.js';
 import { removeQueueMembers } from './ghost-members.js';
-import { membersKey, nodeKey } from './heartbeat.js';
+import { membersKey, nodeKey, parseNodeValue } from './heartbeat.js';
+import type { NodeLease } from './lease.js';
 import { dropRoomClaims } from './room-claims.js';
 
 /** Key of the lock held while `node`'s calls are closed (by a survivor, or by itself on restart). */
@@ -35,6 +36,8 @@ export interface TakeoverContext {
   queues?: QueueStore;
   /** How long a lock holder may take before another may try (its lock expires). */
   lockMs: number;
+  /** This node's own lease: a node whose lease lapsed takes nobody over. */
+  lease?: NodeLease;
   /** Wall clock of the closing records. Default `Date.now`. */
   now?: () => number;
   /** Told of each takeover this node did, and of each that failed (for the log). */
@@ -75,22 +78,47 @@ export async function withTakeoverLock<T>(
 export type TakeoverOutcome =
   /** Its calls were closed and its members removed by this node. */
   | { status: 'done'; calls: string[]; members: number }
-  /** Its heartbeat is back: it restarted, and recovers by itself. */
+  /** Its heartbeat is back, or it renewed its epoch first: it restarted or came back, and goes on. */
   | { status: 'alive' }
   /** Another node holds the lock: it is being taken over. */
   | { status: 'busy' };
 
+/** Options of {@link takeOver}. */
+export interface TakeoverOptions {
+  /**
+   * `dead` is no member (Redis lost the members) but owns live calls, and its key has been seen
+   * gone for a TTL at least: it is fenced off from the epoch the database gives it. Without
+   * this, a node that is no member is not taken over (it was already, or it never joined).
+   */
+  orphan?: boolean;
+}
+
 /**
- * Takes `dead` over, if nobody else is and its heartbeat has really expired: closes its live
+ * Takes `dead` over, if nobody else is and its heartbeat has really expired: fences it off
+ * first (its epoch moves on in the database, so no write of its own commits after that; if it
+ * renewed its epoch meanwhile, it is alive and nothing happens), then closes its live
  * calls (answered -> `completed`, others `failed`, each with notification 12401, as a restarted
  * node closes its own) and ends the conference rooms it ran (freeing their names), removes
  * them from the queues, drops the node from the members and
  * publishes its death on {@link deathChannel}.
  */
-export async function takeOver(context: TakeoverContext, dead: string): Promise<TakeoverOutcome> {
+export async function takeOver(
+  context: TakeoverContext,
+  dead: string,
+  options: TakeoverOptions = {},
+): Promise<TakeoverOutcome> {
   const { redis, prefix, store, self } = context;
   const outcome = await withTakeoverLock(context, dead, async (): Promise<TakeoverOutcome> => {
     if ((await redis.exists(nodeKey(prefix, dead))) === 1) return { status: 'alive' };
+    if (store.lease) {
+      // Fenced off first, from the epoch it joined with: it renewed (or restarted) meanwhile
+      // if that fails, and goes on.
+      const member = await redis.hget(membersKey(prefix), dead);
+      if (member === null && !options.orphan) return { status: 'done', calls: [], members: 0 };
+      const epoch =
+        (member === null ? undefined : parseNodeValue(member).epoch) ?? (await store.lease.epochOf(dead));
+      if (epoch !== undefined && !(await store.lease.supersede(dead, epoch))) return { status: 'alive' };
+    }
     const closed = await closeInterruptedCalls(
       store,
       (context.now ?? Date.now)(),

@@ -94,6 +94,12 @@ export interface HttpFetcherOptions {
   /** Sees every outgoing HTTP request before it is sent (and may add headers). */
   onRequest?: OutgoingHook;
   /**
+   * Awaited, when it returns a promise, before each HTTP request is sent: a node of a cluster
+   * that is not sure it still owns its calls holds its webhooks there (and drops them, never
+   * settling, once it knows it does not).
+   */
+  gate?: () => Promise<void> | undefined;
+  /**
    * The signing key of an account (undefined: its requests go unsigned). Each HTTP request of
    * an account is signed with it, every hop (`X-Twilio-Signature`, see `signature.ts`).
    */
@@ -207,6 +213,8 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
   }
 
   async function viaHttp(req: FetchRequest): Promise<FetchResult> {
+    const held = o.gate?.();
+    if (held) await held;
     if (closed) return failed(closed, req.url);
     agent ??= guardedAgent(egress, {
       timeoutMs: o.timeoutMs,

@@ -11,7 +11,7 @@ describe.skipIf(!PG_URL || !REDIS_URL)('readiness checks of the cluster backends
       nodeId: `ready-${randomBytes(3).toString('hex')}`,
       redisPrefix: `${REDIS_PREFIX}ready`,
     });
-    expect(Object.keys(backends.checks).sort()).toEqual(['postgres', 'redis']);
+    expect(Object.keys(backends.checks).sort()).toEqual(['lease', 'postgres', 'redis']);
     await backends.checks.postgres?.();
     await backends.checks.redis?.();
     await backends.close();

@@ -271,7 +271,8 @@ describe.skipIf(!PG_URL || !REDIS_URL)('rcml serve nodes watching each other', (
     // The node rejoins under its name with nothing left to close.
     const back = await start('n3');
     expect(back.out()).not.toContain('left live by the previous run');
-    expect(await redis.hget(`${prefix}:nodes`, 'n3')).toBe(back.url);
+    // Under a new epoch: 1 its first run, 2 the survivor's fencing, 3 this run.
+    expect(await redis.hget(`${prefix}:nodes`, 'n3')).toBe(`3 ${back.url}`);
     const notes = (await json(back.url, `${ROOT}/Notifications.json?PageSize=100`))
       .notifications as unknown[];
     expect(same(notes)).toEqual(

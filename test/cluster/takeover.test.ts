@@ -5,6 +5,7 @@ import { subscribeDeaths } from '../../src/cluster/node-watch.js';
 import { RedisQueueStore } from '../../src/cluster/redis-queue-store.js';
 import { claimRoom } from '../../src/cluster/room-claims.js';
 import { type TakeoverContext, takeOver } from '../../src/cluster/takeover.js';
+import { FencedError } from '../../src/store/postgres/leases.js';
 import { INTERRUPTED_CALL_CODE } from '../../src/store/recover.js';
 import { ACCOUNT_A, call } from '../store/fixtures.js';
 import { eventually } from '../support/cluster.js';
@@ -62,6 +63,15 @@ describe.skipIf(!PG_URL || !REDIS_URL)('taking over a dead node', () => {
     const deaths = await subscribeDeaths(redis, prefix, (node) => heard.push(node));
     closers.push(() => deaths.close());
 
+    const note = {
+      sid: `NO${'9'.repeat(32)}`,
+      accountSid: ACCOUNT_A,
+      callSid: call(1).sid,
+      code: '11200',
+      log: 1 as const,
+      message: 'late',
+      dateCreated: 5,
+    };
     const survivor = async (self: string): Promise<TakeoverContext> => {
       const store = await openScratchPostgres({ schema, nodeId: self });
       closers.push(() => store.close());
@@ -81,6 +91,12 @@ describe.skipIf(!PG_URL || !REDIS_URL)('taking over a dead node', () => {
     // Too late for the others: nothing is left to close.
     expect(await takeOver(s2, 'dead')).toEqual({ status: 'done', calls: [], members: 0 });
 
+    // The dead node is fenced off: a write it still makes (it was only frozen) is refused.
+    const fenced: string[] = [];
+    dead.lease?.onFenced((err) => fenced.push(err.message));
+    await expect(dead.calls.put(call(1, live))).rejects.toThrow(FencedError);
+    await expect(dead.notifications.put(note)).rejects.toThrow(FencedError);
+    expect(fenced).toEqual([expect.stringMatching(/node dead no longer holds epoch \d+/)]);
     expect(await s1.store.calls.get(ACCOUNT_A, call(1).sid)).toMatchObject({ status: 'completed' });
     expect(await s1.store.calls.get(ACCOUNT_A, call(2).sid)).toMatchObject({ status: 'failed', duration: 0 });
     expect(await s2.store.conferences.get(ACCOUNT_A, room.sid)).toMatchObject({

@@ -24,6 +24,12 @@ import {
 } from './serve-ops.js';
 import { openServiceStores, type ServiceStores } from './serve-stores.js';
 
+/**
+ * Exit status of a node that learnt it was declared dead by the cluster (a survivor took its
+ * calls over): EX_TEMPFAIL, for a supervisor to start it again (it then rejoins with a new epoch).
+ */
+export const FENCED_EXIT_CODE = 75;
+
 function port(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('expected a port number 0-65535');
@@ -181,6 +187,14 @@ async function openBackends(options: ServeOptions, command: Command, log: ServeO
       }
     },
     onError: (err) => log.error({ err }, 'change notice between nodes failed'),
+    // Its calls belong to the survivor now: nothing more may leave this process.
+    onFenced: (why) => {
+      log.error(
+        { node: nodeId, why },
+        'this node was declared dead by the cluster; exiting, restart it to rejoin',
+      );
+      process.exit(FENCED_EXIT_CODE);
+    },
   });
   return {
     store: cluster.store,
@@ -310,7 +324,7 @@ export function registerServe(program: Command): void {
               instanceId: options.nodeId ?? 'node1',
             }
           : {}),
-        http: { egress: egress.policy, ...fetcherOptionsOf(options) },
+        http: { egress: egress.policy, ...fetcherOptionsOf(options), gate: cluster?.gate },
       },
       onError: (err) => log.error({ err }, 'unexpected error'),
       ops,

@@ -121,6 +121,16 @@ export const PG_MIGRATIONS: ReadonlyArray<PgMigrationStep> = [
       CREATE INDEX conferences_live ON conferences (owner_node) WHERE status <> 'completed';
     `,
   },
+  {
+    version: 4,
+    name: 'node leases',
+    // The fencing token of each node of a cluster: bumped when the node starts, renews a lapsed
+    // lease or is taken over; a write carrying an older epoch is refused (see leases.ts).
+    sql: `
+      CREATE TABLE cluster_leases (node text COLLATE "C" PRIMARY KEY, epoch bigint NOT NULL);
+      CREATE INDEX calls_live_owner ON calls (owner_node) WHERE live;
+    `,
+  },
 ];
 
 /** The platform's records. */

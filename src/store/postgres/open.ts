@@ -7,6 +7,7 @@ import { randomSid, type SidFactory } from '../sid.js';
 import { postgresCalls } from './calls.js';
 import { postgresConferences } from './conferences.js';
 import type { PostgresConnection } from './connection.js';
+import { advanceEpoch, checkEpoch, claimEpoch, currentEpoch, FencedError, type NodeEpoch } from './leases.js';
 import { migratePostgres } from './migrations.js';
 import { createReader, type Reader } from './paging.js';
 import { postgresPruner } from './prune.js';
@@ -34,9 +35,15 @@ export interface PostgresStoreOptions {
   /**
    * This node's name in a cluster: recorded as the owner of the calls it writes. On open, calls
    * it owned that are still live (it stopped without closing them) are closed like SQLite's on
-   * restart. Without it, nothing is closed on open.
+   * restart. Without it, nothing is closed on open. With it, the node takes a new epoch (its
+   * fencing token, see `leases.ts`) and every transaction it commits checks it still holds it.
    */
   nodeId?: string;
+  /**
+   * A transaction left open and idle this long is ended by the server (ms), so a node frozen
+   * in the middle of one cannot hold a takeover back. Default: the server's setting.
+   */
+  idleTransactionMs?: number;
   /** Clock used to close calls left live. Default `Date.now`. */
   now?: () => number;
   /** Sids of the notifications written on open. Default random. */
@@ -51,10 +58,14 @@ export interface PostgresStore extends Store, Prunable {
   liveCallsOf(node: string): Promise<CallRecord[]>;
   /** Conference rooms run by `node` (the node that last wrote them) that have not ended. */
   liveRoomsOf(node: string): Promise<ConferenceRecord[]>;
+  /** The nodes that own live calls or rooms. */
+  liveOwners(): Promise<string[]>;
   /** The node that owns a live call of the account, or undefined when it is not live. */
   ownerOf(accountSid: string, callSid: string): Promise<string | undefined>;
   /** Resolves once every write started so far is committed. */
   settled(): Promise<void>;
+  /** This node's fencing token and what moves it (with `nodeId` only). */
+  readonly lease?: StoreLease;
   /** The pool, for queries of the layers above (e.g. cluster bookkeeping). */
   readonly pool: pg.Pool;
   /**
@@ -63,6 +74,23 @@ export interface PostgresStore extends Store, Prunable {
    * closes them too.
    */
   readonly connection: PostgresConnection;
+}
+
+/** A node's fencing token in the store (see `leases.ts`). */
+export interface StoreLease {
+  /** The node and the epoch its writes carry. */
+  readonly holder: Readonly<NodeEpoch>;
+  /**
+   * Moves this node to a new epoch if it still holds its own (its lease lapsed but nobody took
+   * it over): true, or false when it was fenced off.
+   */
+  renew(): Promise<boolean>;
+  /** Fences `node` off from `epoch` (a survivor taking it over): false when it had moved on. */
+  supersede(node: string, epoch: number): Promise<boolean>;
+  /** The epoch `node` holds now; undefined when it never joined. */
+  epochOf(node: string): Promise<number | undefined>;
+  /** `listener` hears the first write refused because this node's epoch was superseded. */
+  onFenced(listener: (err: FencedError) => void): () => void;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -90,15 +118,18 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
-    options: options.schema ? `-c search_path=${options.schema}` : undefined,
+    options: connectionOptions(options),
     types,
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  const node = options.nodeId ?? null;
+  let holder: NodeEpoch | undefined;
   try {
     const client = await pool.connect();
     try {
       await migratePostgres(client, options.schema, POSTGRES_SCHEMAS);
+      if (node !== null) holder = { node, epoch: await claimEpoch(client, node) };
     } finally {
       client.release();
     }
@@ -106,9 +137,23 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await pool.end();
     throw new Error(`cannot open the PostgreSQL store: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const writer = new GroupWriter(pool);
+  const fenced = new Set<(err: FencedError) => void>();
+  let told = false;
+  const fence = holder
+    ? async (client: pg.PoolClient) => {
+        try {
+          await checkEpoch(client, holder as NodeEpoch);
+        } catch (err) {
+          if (err instanceof FencedError && !told) {
+            told = true;
+            for (const listener of [...fenced]) listener(err);
+          }
+          throw err;
+        }
+      }
+    : undefined;
+  const writer = new GroupWriter(pool, {}, fence);
   const db: Reader = createReader(pool, writer);
-  const node = options.nodeId ?? null;
   let closing: Promise<void> | undefined;
   const liveCallsOf = async (owner: string) =>
     (
@@ -157,6 +202,14 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     interruptedCalls: interrupted.map((c) => c.sid),
     liveCallsOf,
     liveRoomsOf,
+    liveOwners: async () =>
+      (
+        await db.query<{ owner_node: string }>(
+          `SELECT owner_node FROM calls WHERE live AND owner_node IS NOT NULL
+           UNION SELECT owner_node FROM conferences WHERE status <> 'completed' AND owner_node IS NOT NULL`,
+          [],
+        )
+      ).map((r) => r.owner_node),
     ownerOf: async (accountSid, callSid) => {
       const [row] = await db.query<{ owner_node: string | null }>(
         'SELECT owner_node FROM calls WHERE sid = $1 AND account_sid = $2 AND live',
@@ -164,9 +217,60 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       );
       return row?.owner_node ?? undefined;
     },
+    lease: holder && storeLease(pool, writer, holder, fenced),
     settled: () => writer.settled(),
     pruneBatch: postgresPruner(pool),
     pool,
     connection: { pool, db, writer },
+  };
+}
+
+/** The `options` of the pool's connections: search path and idle transaction timeout. */
+function connectionOptions(options: PostgresStoreOptions): string | undefined {
+  const parts: string[] = [];
+  if (options.schema) parts.push(`-c search_path=${options.schema}`);
+  const idle = options.idleTransactionMs;
+  if (idle !== undefined) {
+    if (!Number.isInteger(idle) || idle < 1) {
+      throw new Error(`idle transaction timeout must be a whole number of ms >= 1 (got ${idle})`);
+    }
+    parts.push(`-c idle_in_transaction_session_timeout=${idle}`);
+  }
+  return parts.length > 0 ? parts.join(' ') : undefined;
+}
+
+/** Epoch moves go through the writer: between two transactions, never under one in flight. */
+function storeLease(
+  pool: pg.Pool,
+  writer: GroupWriter,
+  holder: NodeEpoch,
+  fenced: Set<(err: FencedError) => void>,
+): StoreLease {
+  return {
+    holder,
+    renew: async () => {
+      try {
+        // Taken up only once committed: the next transaction checks the new epoch.
+        holder.epoch = await writer.write<number>({
+          run: async (client) => {
+            const next = await advanceEpoch(client, holder.node, holder.epoch);
+            if (next === undefined) throw new FencedError(holder.node, holder.epoch);
+            return next;
+          },
+        });
+        return true;
+      } catch (err) {
+        if (err instanceof FencedError) return false;
+        throw err;
+      }
+    },
+    supersede: async (node, epoch) =>
+      (await writer.write<number | undefined>({ run: (client) => advanceEpoch(client, node, epoch) })) !==
+      undefined,
+    epochOf: (node) => currentEpoch(pool, node),
+    onFenced: (listener) => {
+      fenced.add(listener);
+      return () => fenced.delete(listener);
+    },
   };
 }

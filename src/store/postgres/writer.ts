@@ -33,12 +33,16 @@ export function transientPostgresError(err: unknown): boolean {
   );
 }
 
+/** Checks at the start of each transaction that this writer may still write (throws if not). */
+export type Fence = (client: pg.PoolClient) => Promise<void>;
+
 /** Runs the writes on one connection, in one transaction: their results, or a throw after rolling back. */
-async function commitOnPool(pool: pg.Pool, batch: readonly Write[]): Promise<unknown[]> {
+async function commitOnPool(pool: pg.Pool, batch: readonly Write[], fence?: Fence): Promise<unknown[]> {
   const client = await pool.connect();
   const results: unknown[] = [];
   try {
     await client.query('BEGIN');
+    await fence?.(client);
     for (const write of batch) {
       if ('run' in write) {
         results.push(await write.run(client));
@@ -67,8 +71,9 @@ async function commitOnPool(pool: pg.Pool, batch: readonly Write[]): Promise<unk
  * and are retried with backoff.
  */
 export class GroupWriter extends WriteQueue<Write> {
-  constructor(pool: pg.Pool, options: WriteQueueOptions = {}) {
-    super((batch) => commitOnPool(pool, batch), { transient: transientPostgresError, ...options });
+  /** `fence`: run first in every transaction (a node's epoch check, see `leases.ts`). */
+  constructor(pool: pg.Pool, options: WriteQueueOptions = {}, fence?: Fence) {
+    super((batch) => commitOnPool(pool, batch, fence), { transient: transientPostgresError, ...options });
   }
 
   /** Queues a write; resolves with the last statement's result (or `run`'s) once committed. */

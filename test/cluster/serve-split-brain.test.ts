@@ -1,0 +1,100 @@
+/**
+ * Two real `rcml serve` nodes, their own Redis: node 2 is frozen (SIGSTOP) past its TTL while it
+ * runs a call, node 1 takes the call over, then node 2 is thawed. The thawed node must not act
+ * on the call any more: no webhook, no write; it learns it was declared dead and exits 75, and
+ * starts again under a new epoch.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { clusterDatabase, eventually } from '../support/cluster.js';
+import { documentServer, startNodes } from '../support/cluster-nodes.js';
+import { startOwnRedis } from '../support/redis-server.js';
+import { exitOf, type ServeProcess } from '../support/serve-process.js';
+import { PG_URL } from '../support/services.js';
+
+const ACCOUNT = `AC${'f'.repeat(32)}`;
+const TOKEN = 'split-brain-token';
+const AUTH = `Basic ${Buffer.from(`${ACCOUNT}:${TOKEN}`).toString('base64')}`;
+const ROOT = `/platform/2012-04-24/Accounts/${ACCOUNT}`;
+const HOLD = '+15550100';
+/** Two nodes only on a busy machine: 2 s of silence is a death. */
+const TTL_MS = 2000;
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const f of cleanups.splice(0).reverse()) await f();
+});
+
+const send = (base: string, path: string, body?: string) =>
+  fetch(`${base}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { Authorization: AUTH, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body,
+  });
+const json = async (base: string, path: string, body?: string) =>
+  (await (await send(base, path, body)).json()) as Record<string, unknown>;
+
+describe.skipIf(!PG_URL)('a node frozen past its TTL and thawed after its takeover', () => {
+  it('sends no webhook and writes nothing for the calls taken over, exits 75 and rejoins', async () => {
+    const app = await documentServer(
+      {
+        '/hold': '<Say>hello</Say><Pause length="5"/><Redirect>/after</Redirect>',
+        '/after': '<Pause length="3600"/>',
+      },
+      cleanups,
+    );
+    const database = await clusterDatabase(cleanups);
+    const redis = await startOwnRedis(cleanups);
+    const env = { RCML_DATABASE_URL: database, RCML_REDIS_URL: redis.url };
+    const common = [
+      ...['--clock', 'virtual', '--node-ttl-ms', String(TTL_MS)],
+      ...['--account-sid', ACCOUNT, '--auth-token', TOKEN, '--log-format', 'json'],
+      ...['--number', `${HOLD}=${app.url}/hold`],
+    ];
+    const [one, two] = (await startNodes(cleanups, env, common, [{ id: 'n1' }, { id: 'n2' }])) as [
+      ServeProcess,
+      ServeProcess,
+    ];
+    const placed = await json(
+      two.url,
+      '/sim/Calls',
+      `From=%2B1777${randomBytes(2).readUInt16BE()}&To=${encodeURIComponent(HOLD)}`,
+    );
+    const sid = placed.sid as string;
+    await json(two.url, '/sim/Advance', 'Seconds=1');
+    await eventually('the call answered in the shared records', async () =>
+      (await json(one.url, `${ROOT}/Calls/${sid}.json`)).status === 'in-progress' ? true : undefined,
+    );
+
+    two.child.kill('SIGSTOP');
+    const closed = await eventually('node 1 to close node 2’s call', async () => {
+      const record = await json(one.url, `${ROOT}/Calls/${sid}.json`);
+      return record.status === 'completed' ? record : undefined;
+    });
+    const fetched = app.requests.length;
+
+    // Thawed, and its virtual clock moved past the Pause: the call would now fetch /after.
+    two.child.kill('SIGCONT');
+    await send(two.url, '/sim/Advance', 'Seconds=10').catch(() => undefined);
+    await eventually('node 2 to exit', async () => (two.child.exitCode !== null ? true : undefined), 10_000);
+    expect(two.child.exitCode).toBe(75);
+    expect(two.err()).toContain('declared dead by the cluster');
+    expect(app.of('/after', sid)).toEqual([]);
+    expect(app.requests.length).toBe(fetched);
+    // Its record is the survivor's: owner, end and the takeover notice untouched.
+    expect(await json(one.url, `${ROOT}/Calls/${sid}.json`)).toEqual(closed);
+    const notes = (await json(one.url, `${ROOT}/Notifications.json?PageSize=100`)).notifications as Array<
+      Record<string, unknown>
+    >;
+    expect(notes.map((n) => [n.call_sid, String(n.error_code)])).toEqual([[sid, '12401']]);
+    expect(notes[0]?.message_text).toMatch(/marked completed by node n1/);
+
+    // Started again, it rejoins under a new epoch and takes calls.
+    await exitOf(two.child);
+    const [back] = (await startNodes(cleanups, env, common, [{ id: 'n2' }])) as [ServeProcess];
+    expect((await fetch(`${back.url}/ready`)).status).toBe(200);
+    const again = await json(back.url, '/sim/Calls', `From=%2B17770000001&To=${encodeURIComponent(HOLD)}`);
+    await json(back.url, '/sim/Advance', 'Seconds=1');
+    expect(app.of('/hold', again.sid as string)).toHaveLength(1);
+  }, 60_000);
+});
