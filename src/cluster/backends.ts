@@ -105,6 +105,13 @@ export interface ClusterBackends {
    * renewed, and never once the node is fenced off. Webhooks wait on it before they are sent.
    */
   gate(): Promise<void> | undefined;
+  /**
+   * Calls `listener` when this node found Redis had lost its data (restarted empty): its
+   * membership, heartbeat, forward secret and room claims are already made anew; the listener
+   * puts back what lives above (the calls waiting in queues: `Engine.restoreQueues`). Returns a
+   * function that removes the listener. Without Redis, never fires.
+   */
+  onRedisLost(listener: () => void): () => void;
   /** Why this node was fenced off (declared dead or superseded), once it was. */
   fenced(): string | undefined;
   /** Stops the heartbeat and closes Redis (the store is closed by its server). */
@@ -142,6 +149,7 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
       urlOf: async () => undefined,
       settleDeadOwner: async () => 'alive',
       gate: () => undefined,
+      onRedisLost: () => () => {},
       fenced: () => undefined,
       forwardSecret: () => '',
       onNodeDead: () => () => {},
@@ -250,6 +258,17 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
     queuePeers.endBridgesWith(node);
     queuePeers.endRoomsWith(node);
   });
+  lost.add(() => {
+    queuePeers.reclaimRooms().then(
+      (names) => {
+        if (names.length > 0)
+          options.onError?.(
+            new Error(`room names claimed by another node after Redis lost them: ${names.join(', ')}`),
+          );
+      },
+      (err: unknown) => options.onError?.(err),
+    );
+  });
   return {
     nodeId,
     store: opened,
@@ -274,6 +293,10 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
     urlOf: (node) => advertisedUrl(redis, prefix, node),
     settleDeadOwner: (node) => settleDeadNode(context, node),
     gate: () => lease.whenValid(),
+    onRedisLost: (listener) => {
+      lost.add(listener);
+      return () => lost.delete(listener);
+    },
     fenced: () => lease.fenced,
     forwardSecret: () => secret.get(),
     onNodeDead: (listener) => {

@@ -14,6 +14,8 @@ type Waiter = () => void;
 
 export class NodeLease {
   private validUntil: number;
+  /** Since when the lease has been held without a lapse. */
+  private validSince: number;
   private fencedWhy: string | undefined;
   private waiters: Waiter[] = [];
   private readonly fencedListeners = new Set<(why: string) => void>();
@@ -26,7 +28,8 @@ export class NodeLease {
     readonly ttlMs: number,
     private readonly now: () => number = () => performance.now(),
   ) {
-    this.validUntil = this.now() + this.span;
+    this.validSince = this.now();
+    this.validUntil = this.validSince + this.span;
   }
 
   /** How long after a beat was sent the lease is held: the TTL less a tenth for clock rates. */
@@ -37,6 +40,7 @@ export class NodeLease {
   /** Redis confirmed a beat sent at `sentAt` (a reading of the same clock). */
   confirmed(sentAt: number): void {
     if (this.fencedWhy !== undefined) return;
+    if (!this.valid) this.validSince = this.now();
     this.validUntil = Math.max(this.validUntil, sentAt + this.span);
     if (this.valid) {
       const waiters = this.waiters;
@@ -48,6 +52,15 @@ export class NodeLease {
   /** Whether the node may act now: not fenced, and its last confirmed beat is recent enough. */
   get valid(): boolean {
     return this.fencedWhy === undefined && this.now() < this.validUntil;
+  }
+
+  /**
+   * How long the lease has been held without a lapse (0 while it is not): a node judges others
+   * only once it has held its own for a TTL, so that after an outage of Redis that every node
+   * saw, each had a beat's time to renew before any is taken for dead.
+   */
+  get heldFor(): number {
+    return this.valid ? this.now() - this.validSince : 0;
   }
 
   /** Why the node was fenced off, once it was. */

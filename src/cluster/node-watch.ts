@@ -30,8 +30,9 @@ export function watchNodes(context: TakeoverContext, ttlMs: number): { stop(): v
     }
   };
   const tick = async () => {
-    // A node that is not sure it is alive itself judges no other.
-    if (context.lease && !context.lease.valid) return;
+    // A node that is not sure it is alive itself judges no other; nor does one that has not
+    // held its lease for a TTL (it may have just come back with everyone from an outage of Redis).
+    if (context.lease && context.lease.heldFor < ttlMs) return;
     const members = (await redis.hkeys(membersKey(prefix))).filter((n) => n !== self);
     if (ticks++ % 3 === 0) owners = (await store.liveOwners()).filter((n) => n !== self);
     const orphans = owners.filter((n) => !members.includes(n));

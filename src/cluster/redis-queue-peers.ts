@@ -81,6 +81,8 @@ export class RedisQueuePeers implements QueuePeers, ConferencePeers {
   private readonly legs = new Map<string, PeerLeg>();
   private readonly offers = new Map<string, { offer: RemoteOffer; resolve(leg?: RemoteLeg): void }>();
   private readonly flushes = new Map<string, () => void>();
+  /** The room names this node holds: `<AccountSid> <name>` -> room sid. */
+  private readonly claims = new Map<string, string>();
   private accept: Accept | undefined;
   private rooms: RoomSignalHandler | undefined;
   private readonly idStem = `${randomBytes(4).toString('hex')}`;
@@ -141,14 +143,41 @@ export class RedisQueuePeers implements QueuePeers, ConferencePeers {
     }
   }
 
-  claimRoom(accountSid: string, name: string, sid: string, stale?: RoomClaim): Promise<RoomClaim> {
-    return claimRoom(this.redis, this.prefix, accountSid, name, { node: this.nodeId, sid }, stale);
+  async claimRoom(accountSid: string, name: string, sid: string, stale?: RoomClaim): Promise<RoomClaim> {
+    const held = await claimRoom(
+      this.redis,
+      this.prefix,
+      accountSid,
+      name,
+      { node: this.nodeId, sid },
+      stale,
+    );
+    if (held.node === this.nodeId && held.sid === sid) this.claims.set(`${accountSid} ${name}`, sid);
+    return held;
   }
 
   releaseRoom(accountSid: string, name: string, sid: string): Promise<void> {
+    const key = `${accountSid} ${name}`;
+    if (this.claims.get(key) === sid) this.claims.delete(key);
     return releaseRoom(this.redis, this.prefix, accountSid, name, { node: this.nodeId, sid }).catch(
       () => undefined,
     );
+  }
+
+  /**
+   * Redis lost its data (restarted empty): the names of the rooms this node runs are claimed
+   * again. Returns the names another node claimed first meanwhile (two rooms now share them
+   * until one ends).
+   */
+  async reclaimRooms(): Promise<string[]> {
+    const lost: string[] = [];
+    for (const [key, sid] of [...this.claims]) {
+      const space = key.indexOf(' ');
+      const [accountSid, name] = [key.slice(0, space), key.slice(space + 1)];
+      const held = await claimRoom(this.redis, this.prefix, accountSid, name, { node: this.nodeId, sid });
+      if (held.node !== this.nodeId || held.sid !== sid) lost.push(name);
+    }
+    return lost;
   }
 
   sendRoom(node: string, room: RoomSignal): void {

@@ -283,6 +283,14 @@ export class Engine {
     return found && this.queues.matcher.inspect(found.sid);
   }
 
+  /**
+   * The shared queue store lost its queues (Redis restarted empty): the calls waiting in queues
+   * on this engine arrive again (see `QueueService.restore`). Returns how many were put back.
+   */
+  restoreQueues(): Promise<number> {
+    return this.queues.restore();
+  }
+
   /** An account's queues (default: the engine's), in creation order. */
   listQueues(accountSid = this.rt.accountSid): Promise<QueueInfo[]> {
     return this.queues.matcher.listQueues(accountSid);

@@ -347,6 +347,17 @@ export function registerServe(program: Command): void {
         lock?.release();
       }
     };
+    // Redis restarted empty: the calls waiting in queues here wait there again.
+    cluster?.onRedisLost(() => {
+      server.engine.restoreQueues().then(
+        (calls) =>
+          log.warn(
+            { calls },
+            'Redis lost its data: rejoined the cluster and put waiting calls back in their queues',
+          ),
+        (err: unknown) => log.error({ err }, 'putting waiting calls back in their queues failed'),
+      );
+    });
     // Other nodes forward the requests that need this node's live calls here.
     await cluster?.advertise(options.advertiseUrl ?? server.url);
     const lines = [`rcml serve: listening on ${server.url} (${where}, clock ${options.clock})`];

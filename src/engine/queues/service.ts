@@ -1,13 +1,16 @@
 import {
+  type AfterBridgeOutcome,
   type ArriveOutcome,
   type LeaveOutcome,
   type LeaveReason,
   parseMaxQueueSize,
+  QueueError,
   type QueueInfo,
   QueueMatcher,
   type QueueMember,
   type QueueStore,
   type QueueWaitParams,
+  queueResultFor,
   queueWaitParams,
 } from '../../queue/index.js';
 import type { Clock } from '../clock/clock.js';
@@ -128,14 +131,21 @@ export class QueueService implements WaiterHost {
     queue: QueueInfo,
     rejoin: boolean,
   ): Promise<Arrival | { status: 'drop' }> {
-    const outcome = await this.settling(party, () =>
-      this.matcher.afterBridge({
-        queueSid: queue.sid,
-        callSid: party.ctx.call.sid,
-        side: party.side,
-        rejoin,
-      }),
-    );
+    let outcome: AfterBridgeOutcome;
+    try {
+      outcome = await this.settling(party, () =>
+        this.matcher.afterBridge({
+          queueSid: queue.sid,
+          callSid: party.ctx.call.sid,
+          side: party.side,
+          rejoin,
+        }),
+      );
+    } catch (err) {
+      // The shared store lost the queue (Redis restarted empty): nobody waits in it any more.
+      if (!(err instanceof QueueError && err.code === 'unknown-queue')) throw err;
+      return rejoin ? this.arrive(party) : { status: 'drop' };
+    }
     if (outcome.decision === 'drop') return { status: 'drop' };
     if (outcome.decision === 'rejoin') return this.settle(party, outcome.arrival);
     return this.pairWith(party, queue, outcome.partner, outcome.partnerWaitMs);
@@ -154,11 +164,66 @@ export class QueueService implements WaiterHost {
   }
 
   async leave(waiter: Waiter, reason: LeaveReason): Promise<LeaveOutcome | undefined> {
-    const left = await this.matcher.leave(waiter.ticket, reason);
+    let left: LeaveOutcome | undefined;
+    try {
+      left = await this.matcher.leave(waiter.ticket, reason);
+    } catch (err) {
+      // The shared store lost the queue (Redis restarted empty) before this call was put back:
+      // it leaves from where it waited.
+      if (!(err instanceof QueueError && err.code === 'unknown-queue')) throw err;
+      const now = this.rt.clock.now();
+      const { callSid, side } = waiter.ticket;
+      left = {
+        member: { callSid, side, enqueuedAt: waiter.since },
+        position: 1,
+        waitMs: Math.max(0, now - waiter.since),
+        result: queueResultFor(reason),
+      };
+    }
     // Not waiting any more: matched, possibly from another node whose offer is on its way.
     if (left && this.waiters.get(waiter.ticket.callSid) === waiter)
       this.waiters.delete(waiter.ticket.callSid);
     return left;
+  }
+
+  /**
+   * The shared store lost its queues (Redis restarted empty): every call waiting on this node
+   * arrives again, oldest first, in the queue of the same name (made anew when needed). One
+   * that meets a call waiting on the other side is matched as on any arrival; the others wait
+   * again, their waits counted from now in the store. Returns how many calls were put back.
+   */
+  async restore(): Promise<number> {
+    const waiting = [...this.waiters.values()].sort((a, b) => a.since - b.since);
+    let restored = 0;
+    for (const waiter of waiting) {
+      const party = waiter.party;
+      const sid = party.ctx.call.sid;
+      for (;;) {
+        if (waiter.done || party.ctx.signal.aborted || this.waiters.get(sid) !== waiter) break;
+        const outcome = await this.matcher.arrive({
+          accountSid: party.ctx.call.accountSid,
+          queueName: party.name,
+          callSid: sid,
+          side: party.side,
+        });
+        if (outcome.status === 'queue-full') break;
+        if (outcome.status === 'waiting') {
+          waiter.moveTo(outcome.queue, outcome.ticket);
+          restored++;
+          break;
+        }
+        this.waiters.delete(sid);
+        const arrival = await this.pairWith(party, outcome.queue, outcome.partner, outcome.partnerWaitMs);
+        if (arrival.status === 'paired') {
+          waiter.deliver(arrival.pairing);
+          restored++;
+          break;
+        }
+        // Matched with a call already gone: arrive again.
+        this.waiters.set(sid, waiter);
+      }
+    }
+    return restored;
   }
 
   /** Queue parameters of a request for a call that has just been matched (position 1). */

@@ -25,8 +25,8 @@ export class Waiter {
 
   constructor(
     readonly party: QueueParty,
-    readonly queue: QueueInfo,
-    readonly ticket: QueueTicket,
+    public queue: QueueInfo,
+    public ticket: QueueTicket,
     private readonly host: WaiterHost,
   ) {
     this.paired = new Promise((resolve) => {
@@ -60,6 +60,12 @@ export class Waiter {
     this.pairing = pairing;
     this.resolvePaired(pairing);
     this.party.ctx.services.interrupt('dequeued');
+  }
+
+  /** The call waits again in `queue` (the store lost it, and it was made anew: see `restore`). */
+  moveTo(queue: QueueInfo, ticket: QueueTicket): void {
+    this.queue = queue;
+    this.ticket = ticket;
   }
 
   /** Removes the call from the queue once (the first reason wins); undefined if it was matched first. */
