@@ -27,6 +27,7 @@ import {
 } from './ops/index.js';
 import type { CallControl } from './platform/call-control.js';
 import { type HttpLimits, startServer, type TlsOptions } from './server.js';
+import { signingKeysOf } from './signing-keys.js';
 
 export type { AccountLimits, EngineAppOptions, ServerEngineOptions } from './engine-app-options.js';
 
@@ -184,12 +185,10 @@ async function buildEngine(options: EngineAppOptions, baseUrl: () => string): Pr
     // The store keeps ended calls; the engine need not.
     retainCalls: false,
     // Every request to a customer URL is signed with its account's key, read from the store
-    // each time, so a new key applies at once.
+    // each time, so a new key applies at once; the last one read serves while it cannot answer.
     http: {
       ...options.engine?.http,
-      signingKey:
-        options.engine?.http?.signingKey ??
-        (async (sid) => (await options.store.accounts.get(sid))?.signingKey),
+      signingKey: options.engine?.http?.signingKey ?? signingKeysOf(options.store.accounts),
     },
     settings: {
       ...options.engine?.settings,

@@ -12,6 +12,8 @@ type Cleanups = Array<() => Promise<void>>;
 export interface AppRequest {
   path: string;
   params: Record<string, string>;
+  /** The request's `X-Twilio-Signature`, when signed. */
+  signature?: string;
 }
 
 /**
@@ -34,7 +36,12 @@ export async function documentServer(
     });
     req.on('end', () => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
-      requests.push({ path, params: Object.fromEntries(new URLSearchParams(body)) });
+      const signature = req.headers['x-twilio-signature'];
+      requests.push({
+        path,
+        params: Object.fromEntries(new URLSearchParams(body)),
+        signature: typeof signature === 'string' ? signature : undefined,
+      });
       const doc = documents[path];
       res.writeHead(doc ? 200 : 404, { 'Content-Type': 'text/xml' });
       res.end(doc ? `<Response>${doc}</Response>` : 'not found');

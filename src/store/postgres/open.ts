@@ -30,6 +30,8 @@ export interface PostgresStoreOptions {
    * one schema each. Default: the connection's search path (normally `public`).
    */
   schema?: string;
+  /** How long opening a connection may take before the request fails, ms. Default 5,000. */
+  connectTimeoutMs?: number;
   /** Most connections the pool opens. Default 10. */
   poolSize?: number;
   /**
@@ -119,10 +121,15 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     connectionString: options.url,
     max: options.poolSize ?? 10,
     options: connectionOptions(options),
+    // A server that does not answer fails a request after this, rather than holding it forever.
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
     types,
   });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
+  // A client losing its connection, idle in the pool or checked out (in a transaction, a read),
+  // must not crash the process: the pool drops it, the query in flight fails, the next one
+  // reconnects (pg emits the checked-out client's error with no listener of the pool's).
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const node = options.nodeId ?? null;
   let holder: NodeEpoch | undefined;
   try {

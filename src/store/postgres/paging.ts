@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { Page, Window } from '../types.js';
-import type { GroupWriter } from './writer.js';
+import { StoreUnavailableError } from '../write-queue.js';
+import { type GroupWriter, transientPostgresError } from './writer.js';
 
 /** Reads after the writes made before them (see {@link GroupWriter}), as prepared statements. */
 export interface Reader {
@@ -22,7 +23,18 @@ export function createReader(pool: pg.Pool, writer: GroupWriter): Reader {
   return {
     async query<R extends pg.QueryResultRow>(text: string, values: readonly unknown[]) {
       if (!writer.idle) await writer.settled();
-      const res = await pool.query<R>({ name: nameOf(text), text, values: values as unknown[] });
+      let res: pg.QueryResult<R>;
+      try {
+        res = await pool.query<R>({ name: nameOf(text), text, values: values as unknown[] });
+      } catch (err) {
+        // The server, not the query, failed: callers answer "unavailable, try again" (503).
+        if (transientPostgresError(err)) {
+          throw new StoreUnavailableError(
+            `the store cannot read for now: ${err instanceof Error ? err.message : String(err)}`,
+          );
+        }
+        throw err;
+      }
       return res.rows;
     },
   };
