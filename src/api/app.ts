@@ -36,7 +36,11 @@ import { ApiError, errorResponse } from './http/errors.js';
 import { createListCache } from './http/list-cache.js';
 import { noStore } from './http/no-store.js';
 import { createRateLimiter, limitRequests, type RateLimitOptions } from './http/rate-limit.js';
-import { refuseWritesWhileStoreDown, storeUnavailable } from './http/store-unavailable.js';
+import {
+  refuseWritesWhileStoreDown,
+  STORE_RETRY_AFTER_SECONDS,
+  storeUnavailable,
+} from './http/store-unavailable.js';
 import { checkCatalogueAnswers, mountOpenApi } from './openapi/index.js';
 import { isClientAbort, mountOps, type OpsOptions, readinessOf } from './ops/index.js';
 import { registerAccounts } from './platform/accounts.js';
@@ -285,6 +289,8 @@ export function createApp(options: AppOptions): Hono {
       return errorResponse(
         c,
         new ApiError(STATUS_OF_CONTROL_ERROR[err.code], err.code, err.message, err.parameter),
+        // A draining server: another node (or this one, restarted) takes the call soon.
+        err.code === 'unavailable' ? { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) } : undefined,
       );
     }
     onError(err);

@@ -259,21 +259,24 @@ export class QueueMatcher {
     return this.serial.run(request.queueSid, async () => {
       const queue = await this.requireQueue(request.queueSid);
       const customers = otherSide(side);
-      const decision = decideAfterBridge({
+      let decision = decideAfterBridge({
         customersWaiting: await this.store.size(queue.sid, customers),
         rejoin: request.rejoin,
       });
       const now = this.clock();
       if (decision === 'connect-next') {
         const matched = await this.takeHead(queue, customers, request.callSid, side, now);
-        return { decision, ...matched! };
+        if (matched) return { decision, ...matched };
+        // Counted, then gone before it was taken: a store shared by nodes (another node
+        // matched it, or took its dead node over). The rule applies as to no customer waiting.
+        decision = decideAfterBridge({ customersWaiting: 0, rejoin: request.rejoin });
       }
       if (decision === 'drop') {
         this.emit({ ...this.base(queue, now), type: 'drop', callSid: request.callSid, side });
         return { decision };
       }
       this.emit({ ...this.base(queue, now), type: 'rejoin', callSid: request.callSid, side });
-      return { decision, arrival: await this.arriveLocked(queue, request.callSid, side) };
+      return { decision: 'rejoin', arrival: await this.arriveLocked(queue, request.callSid, side) };
     });
   }
 

@@ -178,6 +178,8 @@ describe('rcml serve drain on SIGTERM', () => {
     const { app, s, created } = await draining();
     const refused = await post(`${s.url}${CALLS}`, { From: '+1555', To: '+1777', Url: app });
     expect(refused.status).toBe(503);
+    // Another node (behind the same balancer) takes it: try again soon.
+    expect(refused.headers.get('retry-after')).toBe('1');
     expect(await refused.json()).toMatchObject({ code: 20503, status: 503 });
     const ready = await fetch(`${s.url}/ready`);
     expect(ready.status).toBe(503);

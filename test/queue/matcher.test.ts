@@ -244,6 +244,25 @@ describe('after a bridge ends (rejoin)', () => {
     expect(events.map((e) => e.type)).toEqual(['rejoin', 'enqueue']);
   });
 
+  it('applies the rule to no customer when the one counted was taken elsewhere meanwhile', async () => {
+    // A store shared by nodes: the customer counted is gone by the time it is dequeued (another
+    // node's takeover removed it), so nobody is connected.
+    class Racing extends MemoryQueueStore {
+      override async dequeueHead(): Promise<undefined> {
+        return undefined;
+      }
+    }
+    for (const rejoin of [false, true]) {
+      const { matcher } = makeMatcher({ store: new Racing() });
+      const q = { accountSid: ACCOUNT, queueName: 'q' };
+      const t = ticketOf(await matcher.enqueue({ ...q, callSid: 'agent' }));
+      await matcher.leave(t, 'leave');
+      await matcher.dial({ ...q, callSid: 'c1' });
+      const r = await matcher.afterBridge({ queueSid: t.queueSid, callSid: 'agent', rejoin });
+      expect(r.decision).toBe(rejoin ? 'rejoin' : 'drop');
+    }
+  });
+
   it('drops the agent with rejoin=false when no customer waits', async () => {
     const { matcher, queueSid, events } = await bridged([]);
     expect(await matcher.afterBridge({ queueSid, callSid: 'agent', rejoin: false })).toEqual({
