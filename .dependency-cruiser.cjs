@@ -8,7 +8,7 @@ const engine = {
   values:
     '^src/engine/(records|types|errors|notification-codes|sids|dates|params|status-callbacks|settings|wav|handlers|fetcher|signature|create-call-schema|modify-call-schema|script-signal|redact-events|verb-details|queues/events|conference-peers)[.]ts$|^src/engine/(clock|fetch)/',
   call: '^src/engine/(call-machine|runtime|call)[.]ts$',
-  services: '^src/engine/(conferences|conference-join|legs|bridge|media|documents|modify-call|run-until|call-setups)[.]ts$',
+  services: '^src/engine/(conferences|conference-join|legs|bridge|media|documents|modify-call|run-until|call-setups|final-callback)[.]ts$',
   verbs: '^src/engine/verbs/|^src/engine/queues/(?!events[.]ts$)',
   interpreter: '^src/engine/(call-services|script-context|interpreter)[.]ts$',
   wiring: '^src/engine/(engine|index)[.]ts$',

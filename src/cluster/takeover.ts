@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { CallRecord } from '../engine/records.js';
 import type { QueueStore } from '../queue/store.js';
 import type { PostgresStore } from '../store/postgres/open.js';
 import { closeInterruptedCalls } from '../store/recover.js';
@@ -46,7 +47,8 @@ export interface TakeoverContext {
 
 /** What {@link TakeoverContext.told} hears. */
 export type TakeoverReport =
-  | { status: 'done'; calls: string[]; members: number }
+  /** `closed`: the calls' closing records (their final status callbacks are this node's to send). */
+  | { status: 'done'; calls: string[]; members: number; closed: readonly CallRecord[] }
   | { status: 'failed'; error: unknown };
 
 /**
@@ -135,7 +137,7 @@ export async function takeOver(
     // Told once: by the node that found it a member, or that had calls of it to close.
     const wasMember = (await redis.hdel(membersKey(prefix), dead)) === 1;
     if (wasMember || calls.length > 0 || rooms > 0) await redis.publish(deathChannel(prefix), dead);
-    context.told?.(dead, { status: 'done', calls, members });
+    context.told?.(dead, { status: 'done', calls, members, closed });
     return { status: 'done', calls, members };
   });
   return outcome ?? { status: 'busy' };

@@ -47,11 +47,14 @@ export interface CallSetup {
  * One live call: its record, its xstate actor, its party and the single pending wait of its
  * script. The script is sequential, so one wait slot suffices and no per-wait listeners exist.
  */
+/** An absolute URL with a user (and password) before its host. */
+const URL_WITH_CREDENTIALS = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i;
+
 export class Call implements CallHooks {
   readonly record: CallRecord;
   readonly ringTimeoutMs: number;
   readonly headers: SipHeaders | undefined;
-  callbacks: StatusCallbackConfig | undefined;
+  private statusCallbacks: StatusCallbackConfig | undefined;
   /** The bridge this call is in, if any. */
   bridge: CallBridge | null = null;
   /** Conference sid this call takes part in, if any. */
@@ -89,7 +92,7 @@ export class Call implements CallHooks {
     this.first = setup.first ?? null;
     this.outbound = setup.outbound;
     this.ringTimeoutMs = setup.ringTimeoutMs;
-    this.callbacks = setup.callbacks;
+    if (setup.callbacks) this.callbacks = setup.callbacks;
     this.headers = setup.headers;
     // The parent gives every call of the engine one shared actor system on the engine clock.
     const rings = !this.outbound && this.first !== null;
@@ -278,6 +281,21 @@ export class Call implements CallHooks {
   }
 
   // --- status and callbacks ---
+
+  get callbacks(): StatusCallbackConfig | undefined {
+    return this.statusCallbacks;
+  }
+
+  /**
+   * Kept in the record too (see `CallRecord.statusCallback`), unless its URL carries credentials:
+   * records never hold a secret (such a call's final callback is its own node's alone to send).
+   */
+  set callbacks(cb: StatusCallbackConfig | undefined) {
+    this.statusCallbacks = cb;
+    if (cb && !URL_WITH_CREDENTIALS.test(cb.url)) {
+      this.record.statusCallback = { url: cb.url, method: cb.method, events: [...cb.events] };
+    } else delete this.record.statusCallback;
+  }
 
   private setStatus(status: CallStatus, event: CallEventName): void {
     const r = this.record;

@@ -15,6 +15,7 @@ import {
 import { checkCreateCall } from './create-call-schema.js';
 import { EngineError } from './errors.js';
 import { createFetcher, type FetcherCloseOptions, type HttpFetcherOptions } from './fetcher.js';
+import { sendFinalCallback } from './final-callback.js';
 import { HandlerRegistry } from './handlers.js';
 import { prepareScript } from './interpreter.js';
 import { modifyLiveCall } from './modify-call.js';
@@ -281,6 +282,15 @@ export class Engine {
   async getQueue(name: string, accountSid = this.rt.accountSid): Promise<QueueSnapshot | undefined> {
     const found = (await this.queues.matcher.listQueues(accountSid)).find((q) => q.name === name);
     return found && this.queues.matcher.inspect(found.sid);
+  }
+
+  /**
+   * Sends the final status callback of a call another node ran and this one closed (its node
+   * died; see `src/cluster/takeover.ts`), as its node would have: resolves with the HTTP status,
+   * 0 when it failed, undefined when its record asks for none.
+   */
+  sendFinalCallback(closed: Readonly<CallRecord>): Promise<number | undefined> {
+    return sendFinalCallback(this.rt, closed, this.rt.clock.now());
   }
 
   /**

@@ -50,6 +50,18 @@ export interface CallRecord {
   duration?: number;
   /** Who ended the call (an extension of the platform's record). Set when the call ends. */
   endedBy?: CallEndedBy;
+  /**
+   * Where the call reports its progress (`StatusCallback`), kept so that a node of a cluster
+   * that closes the call of a dead node sends its final callback. Not part of the API's record.
+   */
+  statusCallback?: StatusCallbackRecord;
+}
+
+/** A call's status callback as its record keeps it. */
+export interface StatusCallbackRecord {
+  url: string;
+  method: 'GET' | 'POST';
+  events: Array<'initiated' | 'ringing' | 'answered' | 'completed'>;
 }
 
 /**

@@ -39,7 +39,7 @@ describe.skipIf(!PG_URL)('PostgreSQL away while a node runs calls', () => {
       {
         '/hold': '<Say>hello</Say><Pause length="2"/><Redirect>/after</Redirect>',
         '/after': '<Say>bye</Say><Hangup/>',
-        '/status': '',
+        '/status': ' ',
       },
       cleanups,
     );

@@ -4,7 +4,6 @@
  * on the call any more: no webhook, no write; it learns it was declared dead and exits 75, and
  * starts again under a new epoch.
  */
-import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clusterDatabase, eventually } from '../support/cluster.js';
 import { documentServer, startNodes } from '../support/cluster-nodes.js';
@@ -40,6 +39,7 @@ describe.skipIf(!PG_URL)('a node frozen past its TTL and thawed after its takeov
       {
         '/hold': '<Say>hello</Say><Pause length="5"/><Redirect>/after</Redirect>',
         '/after': '<Pause length="3600"/>',
+        '/status': ' ',
       },
       cleanups,
     );
@@ -57,11 +57,15 @@ describe.skipIf(!PG_URL)('a node frozen past its TTL and thawed after its takeov
     ];
     const placed = await json(
       two.url,
-      '/sim/Calls',
-      `From=%2B1777${randomBytes(2).readUInt16BE()}&To=${encodeURIComponent(HOLD)}`,
+      `${ROOT}/Calls.json`,
+      `From=%2B15550100&To=%2B15550123&Url=${encodeURIComponent(`${app.url}/hold`)}` +
+        `&StatusCallback=${encodeURIComponent(`${app.url}/status`)}&StatusCallbackEvent=answered&StatusCallbackEvent=completed`,
     );
     const sid = placed.sid as string;
-    await json(two.url, '/sim/Advance', 'Seconds=1');
+    await eventually('the call in its document', async () => {
+      await json(two.url, '/sim/Advance', 'Seconds=1');
+      return app.of('/hold', sid).length === 1 ? true : undefined;
+    });
     await eventually('the call answered in the shared records', async () =>
       (await json(one.url, `${ROOT}/Calls/${sid}.json`)).status === 'in-progress' ? true : undefined,
     );
@@ -71,6 +75,11 @@ describe.skipIf(!PG_URL)('a node frozen past its TTL and thawed after its takeov
       const record = await json(one.url, `${ROOT}/Calls/${sid}.json`);
       return record.status === 'completed' ? record : undefined;
     });
+    // The survivor sends the final status callback, once, as the call's node would have.
+    const final = await eventually('the final status callback', async () => app.of('/status', sid)[1]);
+    expect(app.of('/status', sid)[0]).toMatchObject({ CallStatus: 'in-progress', SequenceNumber: '0' });
+    expect(final).toMatchObject({ CallStatus: 'completed', SequenceNumber: '1', InstanceId: 'n2' });
+    expect(Number(final.CallDuration)).toBeGreaterThanOrEqual(0);
     const fetched = app.requests.length;
 
     // Thawed, and its virtual clock moved past the Pause: the call would now fetch /after.
@@ -81,6 +90,7 @@ describe.skipIf(!PG_URL)('a node frozen past its TTL and thawed after its takeov
     expect(two.err()).toContain('declared dead by the cluster');
     expect(app.of('/after', sid)).toEqual([]);
     expect(app.requests.length).toBe(fetched);
+    expect(app.of('/status', sid).map((p) => p.CallStatus)).toEqual(['in-progress', 'completed']);
     // Its record is the survivor's: owner, end and the takeover notice untouched.
     expect(await json(one.url, `${ROOT}/Calls/${sid}.json`)).toEqual(closed);
     const notes = (await json(one.url, `${ROOT}/Notifications.json?PageSize=100`)).notifications as Array<

@@ -7,6 +7,7 @@ import { startEngineServer } from '../../api/engine-server.js';
 import { ensureAccount } from '../../api/server.js';
 import { type ClusterBackends, openClusterBackends } from '../../cluster/backends.js';
 import { redactUrl } from '../../engine/fetcher.js';
+import type { CallRecord } from '../../engine/records.js';
 import { createDatabaseIfAbsent } from '../../store/postgres/create-database.js';
 import { lockDataDirectory } from '../../store/sqlite/lock.js';
 import { openSqliteStore } from '../../store/sqlite/open.js';
@@ -140,8 +141,18 @@ function nodeTtl(value: string): number {
   return n;
 }
 
+/** Where the final status callbacks of the calls this node closes for a dead node go (set once it serves). */
+interface FinalCallbacks {
+  send(closed: CallRecord): void;
+}
+
 /** The store (and, in a cluster, the shared queues and liveness) a node runs on. */
-async function openBackends(options: ServeOptions, command: Command, log: ServeOps['log']) {
+async function openBackends(
+  options: ServeOptions,
+  command: Command,
+  log: ServeOps['log'],
+  finalCallbacks: FinalCallbacks,
+) {
   if (options.database === undefined) {
     if (options.redis !== undefined || options.nodeId !== undefined) {
       command.error('error: --redis and --node-id need --database', { exitCode: 2 });
@@ -182,6 +193,8 @@ async function openBackends(options: ServeOptions, command: Command, log: ServeO
     onTakeover: (node, outcome) => {
       if (outcome.status === 'done') {
         log.warn({ node, calls: outcome.calls.length, members: outcome.members }, 'took over a dead node');
+        // Their final status callbacks leave from here, once (this node closed them).
+        for (const closed of outcome.closed) finalCallbacks.send(closed);
       } else if (outcome.status === 'failed') {
         log.error({ node, err: outcome.error }, 'taking over a dead node failed');
       }
@@ -290,7 +303,11 @@ export function registerServe(program: Command): void {
     // (see main) naming the directory and the holder's pid. On PostgreSQL the directory holds
     // nothing (each node closes the calls of its --node-id), so nodes need no directory each.
     const lock = options.database === undefined ? lockDataDirectory(options.data) : undefined;
-    const { store, where, cluster } = await openBackends(options, command, log);
+    // Calls closed before the server runs wait for it (none in practice: a node judges others
+    // only after a TTL of its own).
+    const early: CallRecord[] = [];
+    const finalCallbacks: FinalCallbacks = { send: (closed) => early.push(closed) };
+    const { store, where, cluster } = await openBackends(options, command, log, finalCallbacks);
     for (const [name, check] of Object.entries(cluster?.checks ?? {})) ops.readiness.register(name, check);
     let ensured: Awaited<ReturnType<typeof ensureAccount>>;
     // Designer, Call Queuing and enterprise records: in PostgreSQL with the others when given.
@@ -347,6 +364,12 @@ export function registerServe(program: Command): void {
         lock?.release();
       }
     };
+    finalCallbacks.send = (closed) => {
+      server.engine
+        .sendFinalCallback(closed)
+        .catch((err: unknown) => log.error({ err }, 'final status callback failed'));
+    };
+    for (const closed of early.splice(0)) finalCallbacks.send(closed);
     // Redis restarted empty: the calls waiting in queues here wait there again.
     cluster?.onRedisLost(() => {
       server.engine.restoreQueues().then(
