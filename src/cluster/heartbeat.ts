@@ -120,7 +120,7 @@ export async function startHeartbeat(redis: Redis, options: HeartbeatOptions): P
   let stopped = false;
   const value = () => `${options.epoch()} ${url}`;
   const send = async (mayCreate: boolean) => {
-    const sentAt = performance.now();
+    const sentAt = lease.now();
     const reply = await runScript(redis, BEAT, keys, [value(), ttlMs, node, mayCreate ? '1' : '0']);
     return { reply, sentAt };
   };

@@ -26,7 +26,7 @@ export class NodeLease {
    */
   constructor(
     readonly ttlMs: number,
-    private readonly now: () => number = () => performance.now(),
+    readonly now: () => number = () => performance.now(),
   ) {
     this.validSince = this.now();
     this.validUntil = this.validSince + this.span;
