@@ -87,7 +87,9 @@ describe.skipIf(!PG_URL)('a node frozen past its TTL and thawed after its takeov
     await send(two.url, '/sim/Advance', 'Seconds=10').catch(() => undefined);
     await eventually('node 2 to exit', async () => (two.child.exitCode !== null ? true : undefined), 10_000);
     expect(two.child.exitCode).toBe(75);
-    expect(two.err()).toContain('declared dead by the cluster');
+    await eventually('its last log line', async () =>
+      two.err().includes('declared dead by the cluster') ? true : undefined,
+    );
     expect(app.of('/after', sid)).toEqual([]);
     expect(app.requests.length).toBe(fetched);
     expect(app.of('/status', sid).map((p) => p.CallStatus)).toEqual(['in-progress', 'completed']);
