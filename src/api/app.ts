@@ -137,6 +137,8 @@ const STATUS_OF_CONTROL_ERROR = {
   'clock-not-virtual': 409,
   unavailable: 503,
   'too-many-live-calls': 429,
+  'number-unavailable': 409,
+  'simulation-off': 403,
 } as const;
 
 /** Splits a base URL into its origin-and-path (for links) and its path (for routes). */

@@ -133,7 +133,11 @@ interface StoredEngine {
 
 /** The engine's call control, held to the account limits and closed to new calls while draining. */
 function controlOf(options: EngineAppOptions, stored: StoredEngine, drainState: DrainState): CallControl {
-  const control = createEngineControl(stored.engine, { store: options.store, committed: stored.written });
+  const control = createEngineControl(stored.engine, {
+    store: options.store,
+    committed: stored.written,
+    sharedSimulation: options.sharedSimulation,
+  });
   const max = options.accountLimits?.maxLiveCalls;
   const limited =
     stored.liveCalls && max !== undefined ? limitLiveCalls(control, stored.liveCalls, max) : control;

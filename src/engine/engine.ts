@@ -135,6 +135,11 @@ export class Engine {
     this.numbers.set(number, config.sid ? config : { ...config, sid: numberSid(number) });
   }
 
+  /** How inbound calls to `number` are routed (its owning account included); undefined when not routed. */
+  numberConfig(number: string): Readonly<NumberConfig> | undefined {
+    return this.numbers.get(number);
+  }
+
   /** Stops routing inbound calls to `number`; false when it had no configuration. */
   removeNumber(number: string): boolean {
     return this.numbers.delete(number);
