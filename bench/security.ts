@@ -1,0 +1,80 @@
+/**
+ * Hostile input against its floor, measured in the same run: parsing adversarial RCML documents
+ * (time per byte at two sizes; linear parsing keeps it flat) beside an ordinary document of the
+ * same size, and account regexes against hostile caller text beside a plain pattern.
+ */
+import { parseRcml } from '../src/rcml/index.js';
+
+const SMALL = 100_000;
+const LARGE = 800_000;
+
+/** Fastest of a few runs of `fn`, in ms. */
+function best(fn: () => unknown, runs = 5): number {
+  let fastest = Number.POSITIVE_INFINITY;
+  const gc = (globalThis as { gc?: () => void }).gc;
+  for (let r = 0; r < runs; r++) {
+    // Each run starts from a collected heap, so one run's garbage is not the next one's cost.
+    gc?.();
+    const start = performance.now();
+    fn();
+    fastest = Math.min(fastest, performance.now() - start);
+  }
+  return fastest;
+}
+
+/** Nanoseconds per byte to parse the document `build(bytes)`. */
+function perByte(build: (bytes: number) => string, bytes: number): number {
+  const doc = build(bytes);
+  return (best(() => parseRcml(doc)) * 1e6) / doc.length;
+}
+
+const fill = (unit: string, bytes: number) => unit.repeat(Math.ceil(bytes / unit.length));
+
+const HOSTILE_DOCUMENTS: Array<[string, (bytes: number) => string]> = [
+  [
+    'attributes on one verb',
+    (bytes) => {
+      const names: string[] = [];
+      for (let size = 0; size < bytes; size += names[names.length - 1].length + 1) {
+        names.push(`a${names.length}="x"`);
+      }
+      return `<Response><Say ${names.join(' ')}>hi</Say></Response>`;
+    },
+  ],
+  ['bare & in text', (bytes) => `<Response><Say>${fill('&', bytes)}</Say></Response>`],
+  ['bare & in an attribute', (bytes) => `<Response><Say voice="${fill('&', bytes)}">hi</Say></Response>`],
+  ['nested elements', (bytes) => `<Response>${fill('<a>', bytes / 2)}${fill('</a>', (bytes / 2 / 3) * 4)}`],
+  [
+    'near-miss markup',
+    (bytes) => `<Response><Say>${fill(']]-?&#&am<!-- - --><?p ?>', bytes)}</Say></Response>`,
+  ],
+];
+
+const ordinary = (bytes: number) =>
+  `<Response>${fill('<Say voice="alice">Hello there</Say>', bytes)}</Response>`;
+
+function parsing(): void {
+  console.log(
+    `RCML parse, ns per byte at ${SMALL.toLocaleString('en')} and ${LARGE.toLocaleString('en')} bytes`,
+  );
+  perByte(ordinary, SMALL); // warm up
+  const floorSmall = perByte(ordinary, SMALL);
+  const floorLarge = perByte(ordinary, LARGE);
+  const floorGrowth = floorLarge / floorSmall;
+  console.log(
+    `${'ordinary <Say> document'.padEnd(26)} ${floorSmall.toFixed(1).padStart(8)} ${floorLarge.toFixed(1).padStart(8)}   growth ${floorGrowth.toFixed(2)} (the floor)`,
+  );
+  for (const [label, build] of HOSTILE_DOCUMENTS) {
+    const small = perByte(build, SMALL);
+    const large = perByte(build, LARGE);
+    // Growth beside the ordinary document's: what the heap does to both is not the parser's.
+    const growth = large / small / floorGrowth;
+    console.log(
+      `${label.padEnd(26)} ${small.toFixed(1).padStart(8)} ${large.toFixed(1).padStart(8)}   growth vs floor ${growth.toFixed(2)} (goal <= 2; quadratic ~${LARGE / SMALL})   per byte vs floor ${(large / floorLarge).toFixed(2)} (goal <= 10)`,
+    );
+  }
+}
+
+export async function run(): Promise<void> {
+  parsing();
+}
