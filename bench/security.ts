@@ -3,6 +3,7 @@
  * (time per byte at two sizes; linear parsing keeps it flat) beside an ordinary document of the
  * same size, and account regexes against hostile caller text beside a plain pattern.
  */
+import { compileBounded, matchesWhole } from '../src/designer/regex.js';
 import { parseRcml } from '../src/rcml/index.js';
 
 const SMALL = 100_000;
@@ -75,6 +76,40 @@ function parsing(): void {
   }
 }
 
+/** Microseconds per character to match `pattern` against `text` on the bounded engine. */
+function matchTime(pattern: string, text: string): number {
+  const compiled = compileBounded(pattern);
+  if (!compiled.ok) throw new Error(compiled.problem);
+  return (best(() => matchesWhole(compiled.regex, text)) * 1000) / text.length;
+}
+
+const HOSTILE_PATTERNS: Array<[string, (n: number) => string]> = [
+  // Each text holds the pattern's last literal, failing just before it: no shortcut applies.
+  ['(a+)+b', (n) => `${'a'.repeat(n)}!b`],
+  ['(a|aa)+c', (n) => `${'a'.repeat(n)}!c`],
+  ['(\\d+\\s?)+x', (n) => `${'1 '.repeat(n / 2)}!x`],
+];
+
+function patterns(): void {
+  const sizes = [1_000, 8_000];
+  console.log(`\ndesigner regexes (bounded engine), us per character at ${sizes.join(' and ')} characters`);
+  for (const [pattern, text] of HOSTILE_PATTERNS) matchTime(pattern, text(sizes[1])); // warm up
+  const floor = sizes.map((n) => matchTime('a*b', `${'a'.repeat(n)}b`));
+  console.log(`${'a*b, a match (floor)'.padEnd(26)} ${floor.map((f) => f.toFixed(3).padStart(8)).join(' ')}`);
+  for (const [pattern, text] of HOSTILE_PATTERNS) {
+    const [small, large] = sizes.map((n) => matchTime(pattern, text(n)));
+    console.log(
+      `${pattern.padEnd(26)} ${small.toFixed(3).padStart(8)} ${large.toFixed(3).padStart(8)}   growth ${(large / small).toFixed(2)} (goal <= 2)   vs floor ${(large / floor[1]).toFixed(2)}`,
+    );
+  }
+  // What a backtracking engine does with the first one: doubling with every character.
+  const backtracking = [22, 24].map((n) => best(() => /^(?:(a+)+b)$/.test('a'.repeat(n)), 3));
+  console.log(
+    `JavaScript RegExp, (a+)+b at 22 and 24 characters: ${backtracking.map((ms) => `${ms.toFixed(1)} ms`).join(', ')} (x${(backtracking[1] / backtracking[0]).toFixed(1)} for 2 more)`,
+  );
+}
+
 export async function run(): Promise<void> {
   parsing();
+  patterns();
 }

@@ -32,6 +32,16 @@ async function healthTime(server: EngineServer): Promise<number> {
   return Date.now() - start;
 }
 
+/** Places a call to `url` from `from`. */
+async function placeCall(server: EngineServer, url: string, from = '+15550100'): Promise<void> {
+  const res = await fetch(`${server.url}/2012-04-24/Accounts/${ACCOUNT_A}/Calls.json`, {
+    method: 'POST',
+    headers: { Authorization: AUTH, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ From: from, To: '+15550123', Url: url }).toString(),
+  });
+  expect(res.status).toBe(200);
+}
+
 /**
  * Places a call whose document `body` is served at `url` (in process). `GET /health` is asked
  * as the document is handed over, so it waits for whatever the document makes the server do;
@@ -48,12 +58,7 @@ async function healthWhileServing(server: EngineServer, url: string, body: strin
       return { status: 200, contentType: 'text/xml', body };
     });
   });
-  const res = await fetch(`${server.url}/2012-04-24/Accounts/${ACCOUNT_A}/Calls.json`, {
-    method: 'POST',
-    headers: { Authorization: AUTH, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ From: '+15550100', To: '+15550123', Url: url }).toString(),
-  });
-  expect(res.status).toBe(200);
+  await placeCall(server, url);
   return health;
 }
 
@@ -64,5 +69,60 @@ describe('a hostile RCML document', () => {
     const attributes = Array.from({ length: 60_000 }, (_, i) => `a${i}="x"`).join(' ');
     const document = `<Response><Redirect ${attributes}>${url}</Redirect></Response>`;
     expect(await healthWhileServing(server, url, document)).toBeLessThan(2000);
+  });
+});
+
+/** A designer application of account A whose start module is `steps`; answers its controller URL. */
+async function designerApp(server: EngineServer, steps: unknown[]): Promise<string> {
+  const service = `${server.url}/visual-designer/services`;
+  const json = { Authorization: AUTH, 'Content-Type': 'application/json' };
+  const created = await fetch(`${service}/projects?name=hostile&kind=voice`, {
+    method: 'POST',
+    headers: json,
+  });
+  expect(created.status).toBe(200);
+  const { sid } = (await created.json()) as { sid: string };
+  const project = {
+    header: { projectKind: 'voice', startNodeName: 'start', version: '1.15' },
+    nodes: [
+      { name: 'start', steps },
+      { name: 'yes', steps: [{ kind: 'say', name: 'step9', phrase: 'yes' }] },
+    ],
+  };
+  const saved = await fetch(`${service}/projects/${sid}`, {
+    method: 'PUT',
+    headers: json,
+    body: JSON.stringify(project),
+  });
+  expect(saved.status).toBe(200);
+  expect((await fetch(`${service}/projects/${sid}/build`, { method: 'POST', headers: json })).status).toBe(
+    200,
+  );
+  return `${server.baseUrl}/visual-designer/services/apps/${sid}/controller`;
+}
+
+describe('a hostile designer pattern', () => {
+  it('(a+)+b matched against 29 characters of the caller leaves /health answering within 2 s', async () => {
+    const server = await startPlatform();
+    const controller = await designerApp(server, [
+      {
+        kind: 'control',
+        name: 'step1',
+        conditions: [{ name: 'C1', operator: 'matches', matcher: { text: '$core_From', regex: '(a+)+b' } }],
+        conditionExpression: 'C1',
+        actions: [{ name: 'A1', continueTo: { target: 'yes' } }],
+      },
+      { kind: 'say', name: 'step2', phrase: 'no' },
+    ]);
+    // The controller is served in process: ask /health as its request arrives.
+    const health = new Promise<number>((resolve, reject) => {
+      const prefix = `${server.baseUrl}/visual-designer/services/apps/`;
+      server.engine.registerHandler(prefix, (req) => {
+        healthTime(server).then(resolve, reject);
+        return server.designer.rcmlHandler(req);
+      });
+    });
+    await placeCall(server, controller, 'a'.repeat(29));
+    expect(await health).toBeLessThan(2000);
   });
 });
