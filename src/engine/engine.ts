@@ -70,6 +70,11 @@ export interface EngineOptions {
   http?: HttpFetcherOptions;
   /** Keep ended calls' records for `getCall`/`listCalls`. Default true. */
   retainCalls?: boolean;
+  /**
+   * How many more live calls the account may have now: a Dial places no leg past it (each
+   * refused target gets warning 13225). Default: no limit.
+   */
+  liveCallRoom?: (accountSid: string) => number;
   /** Call queues: the store behind them and the size limit of new queues (1..5000, default 100). */
   queues?: EngineQueueOptions;
   /**
@@ -110,6 +115,7 @@ export class Engine {
       prepareScript,
     );
     this.rt.retainCalls = options.retainCalls ?? true;
+    this.rt.liveCallRoom = options.liveCallRoom;
     this.queues = new QueueService(this.rt, options.queues);
     if (options.conferences?.peers) attachConferencePeers(this.rt, options.conferences.peers);
   }
