@@ -222,8 +222,8 @@ export function createApp(options: AppOptions): Hono {
       '*',
       recogniseForwarded(() => owners.forwardSecret()),
     );
-  if (options.rateLimit) {
-    const limiter = createRateLimiter(options.rateLimit);
+  const limiter = options.rateLimit ? createRateLimiter(options.rateLimit) : undefined;
+  if (limiter) {
     const forwarded = (c: Context) => c.get(FORWARDED_BY) !== undefined;
     app.use('*', limitRequests(options.store.accounts, limiter, forwarded));
   }
@@ -271,7 +271,12 @@ export function createApp(options: AppOptions): Hono {
   app.route(designerPath, designer.app);
   if (options.console) {
     const accounts = options.store.accounts;
-    mountConsole(app, options.console, { ...base, accounts, dispatch: async (req) => app.fetch(req) });
+    mountConsole(app, options.console, {
+      ...base,
+      accounts,
+      limiter,
+      dispatch: async (req) => app.fetch(req),
+    });
   }
 
   const handle = <E extends Env>(err: unknown, c: Context<E>) => {
