@@ -31,6 +31,7 @@ import {
 import { enterprisesOpenApi } from './enterprise/openapi.js';
 import { methodsAllowed } from './http/allow.js';
 import { basicAuth } from './http/auth.js';
+import { type AuthFailureOptions, limitAuthFailures } from './http/auth-failures.js';
 import { limitBodyShape } from './http/body-shape.js';
 import { ApiError, errorResponse } from './http/errors.js';
 import { createListCache } from './http/list-cache.js';
@@ -95,6 +96,13 @@ export interface AppOptions {
    * request answers 429 with `Retry-After` (see docs/security.md). Default: no limit.
    */
   rateLimit?: RateLimitOptions;
+  /**
+   * Failed authentications per source address (Basic credentials and console logins): past
+   * them, such requests from the address answer 429 with `Retry-After` until the window ends.
+   * Default 100 a minute; `false` counts none. Needs Node's request as the fetch handler's env
+   * (`startServer`, `createNodeListener` and @hono/node-server pass it); without it none is counted.
+   */
+  authFailures?: AuthFailureOptions | false;
   /** The web console at `{base_url}/console` (see docs/console.md). Default: none. */
   console?: ConsoleOptions;
   /**
@@ -222,6 +230,9 @@ export function createApp(options: AppOptions): Hono {
       '*',
       recogniseForwarded(() => owners.forwardSecret()),
     );
+  if (options.authFailures !== false) {
+    app.use('*', limitAuthFailures(options.authFailures ?? {}, `${base.path}/console/api/login`));
+  }
   const limiter = options.rateLimit ? createRateLimiter(options.rateLimit) : undefined;
   if (limiter) {
     const forwarded = (c: Context) => c.get(FORWARDED_BY) !== undefined;

@@ -188,7 +188,8 @@ async function buildEngine(options: EngineAppOptions, baseUrl: () => string): Pr
     // The store keeps ended calls; the engine need not.
     retainCalls: false,
     // Dial legs are live calls too: none past the account's limit.
-    liveCallRoom: liveCalls && maxLiveCalls !== undefined ? (sid) => maxLiveCalls - liveCalls.count(sid) : undefined,
+    liveCallRoom:
+      liveCalls && maxLiveCalls !== undefined ? (sid) => maxLiveCalls - liveCalls.count(sid) : undefined,
     // Every request to a customer URL is signed with its account's key, read from the store
     // each time, so a new key applies at once.
     http: {
