@@ -230,12 +230,14 @@ export function createApp(options: AppOptions): Hono {
       '*',
       recogniseForwarded(() => owners.forwardSecret()),
     );
+  // A request another node forwarded comes from that node's address, its credentials checked there.
+  const forwarded = (c: Context) => c.get(FORWARDED_BY) !== undefined;
   if (options.authFailures !== false) {
-    app.use('*', limitAuthFailures(options.authFailures ?? {}, `${base.path}/console/api/login`));
+    const loginPath = `${base.path}/console/api/login`;
+    app.use('*', limitAuthFailures(options.authFailures ?? {}, loginPath, forwarded));
   }
   const limiter = options.rateLimit ? createRateLimiter(options.rateLimit) : undefined;
   if (limiter) {
-    const forwarded = (c: Context) => c.get(FORWARDED_BY) !== undefined;
     app.use('*', limitRequests(options.store.accounts, limiter, forwarded));
   }
   mountOps(app, base.path, readinessOf(options.ops, options.store), options.ops?.metrics);

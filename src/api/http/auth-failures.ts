@@ -105,15 +105,20 @@ function prefix64(address: string): string {
  * Middleware: a request that brings credentials (an `Authorization` header, or a POST to
  * `loginPath`) and is answered 401 counts a failure against its source address; past the limit
  * such requests from the address are answered 429 (`too-many-requests`, code 20429) with
- * `Retry-After`, before their credentials are checked. Requests from an unknown address pass.
+ * `Retry-After`, before their credentials are checked. Requests from an unknown address pass,
+ * and so do `uncounted` ones (in a cluster: a request another node forwarded).
  */
-export function limitAuthFailures(options: AuthFailureOptions, loginPath: string): MiddlewareHandler {
+export function limitAuthFailures(
+  options: AuthFailureOptions,
+  loginPath: string,
+  uncounted: (c: Context) => boolean = () => false,
+): MiddlewareHandler {
   const window = createFailureWindow(options.failures ?? 100, options.windowMs ?? 60_000, options.now);
   return async (c, next) => {
     const address = sourceAddress(c);
     const authenticates =
       c.req.header('Authorization') !== undefined || (c.req.method === 'POST' && c.req.path === loginPath);
-    if (address === undefined || !authenticates) return next();
+    if (address === undefined || !authenticates || uncounted(c)) return next();
     const wait = window.blockedFor(address);
     if (wait !== undefined) {
       return errorResponse(
