@@ -96,7 +96,7 @@ const HOSTILE_PATTERNS: Array<[string, (n: number) => string]> = [
 ];
 
 function patterns(): void {
-  const sizes = [1_000, 8_000];
+  const sizes = [500, 4_000];
   console.log(`\ndesigner regexes (bounded engine), us per character at ${sizes.join(' and ')} characters`);
   for (const [pattern, text] of HOSTILE_PATTERNS) matchTime(pattern, text(sizes[1])); // warm up
   const floor = sizes.map((n) => matchTime('a*b', `${'a'.repeat(n)}b`));
