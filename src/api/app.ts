@@ -31,6 +31,7 @@ import {
 import { enterprisesOpenApi } from './enterprise/openapi.js';
 import { methodsAllowed } from './http/allow.js';
 import { basicAuth } from './http/auth.js';
+import { type AuthFailureOptions, limitAuthFailures } from './http/auth-failures.js';
 import { limitBodyShape } from './http/body-shape.js';
 import { ApiError, errorResponse } from './http/errors.js';
 import { createListCache } from './http/list-cache.js';
@@ -99,6 +100,13 @@ export interface AppOptions {
    * request answers 429 with `Retry-After` (see docs/security.md). Default: no limit.
    */
   rateLimit?: RateLimitOptions;
+  /**
+   * Failed authentications per source address (Basic credentials and console logins): past
+   * them, such requests from the address answer 429 with `Retry-After` until the window ends.
+   * Default 100 a minute; `false` counts none. Needs Node's request as the fetch handler's env
+   * (`startServer`, `createNodeListener` and @hono/node-server pass it); without it none is counted.
+   */
+  authFailures?: AuthFailureOptions | false;
   /** The web console at `{base_url}/console` (see docs/console.md). Default: none. */
   console?: ConsoleOptions;
   /**
@@ -141,6 +149,8 @@ const STATUS_OF_CONTROL_ERROR = {
   'clock-not-virtual': 409,
   unavailable: 503,
   'too-many-live-calls': 429,
+  'number-unavailable': 409,
+  'simulation-off': 403,
 } as const;
 
 /** Splits a base URL into its origin-and-path (for links) and its path (for routes). */
@@ -224,9 +234,14 @@ export function createApp(options: AppOptions): Hono {
       '*',
       recogniseForwarded(() => owners.forwardSecret()),
     );
-  if (options.rateLimit) {
-    const limiter = createRateLimiter(options.rateLimit);
-    const forwarded = (c: Context) => c.get(FORWARDED_BY) !== undefined;
+  // A request another node forwarded comes from that node's address, its credentials checked there.
+  const forwarded = (c: Context) => c.get(FORWARDED_BY) !== undefined;
+  if (options.authFailures !== false) {
+    const loginPath = `${base.path}/console/api/login`;
+    app.use('*', limitAuthFailures(options.authFailures ?? {}, loginPath, forwarded));
+  }
+  const limiter = options.rateLimit ? createRateLimiter(options.rateLimit) : undefined;
+  if (limiter) {
     app.use('*', limitRequests(options.store.accounts, limiter, forwarded));
   }
   mountOps(app, base.path, readinessOf(options.ops, options.store), options.ops?.metrics);
@@ -273,7 +288,12 @@ export function createApp(options: AppOptions): Hono {
   app.route(designerPath, designer.app);
   if (options.console) {
     const accounts = options.store.accounts;
-    mountConsole(app, options.console, { ...base, accounts, dispatch: async (req) => app.fetch(req) });
+    mountConsole(app, options.console, {
+      ...base,
+      accounts,
+      limiter,
+      dispatch: async (req) => app.fetch(req),
+    });
   }
 
   const handle = <E extends Env>(err: unknown, c: Context<E>) => {

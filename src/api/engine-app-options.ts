@@ -40,7 +40,13 @@ export interface EngineAppOptions {
   epoch?: number;
   /** Account of records not tied to a call. Default the store's oldest account. */
   accountSid?: string;
-  /** Inbound routing of numbers (`POST /sim/Calls`). */
+  /**
+   * Whether `/sim` may move what every account shares: the virtual clock (`/sim/Advance`) and
+   * simulated parties' behaviours (`/sim/Parties`). Off, those answer 403 `simulation-off`.
+   * Default on (`rcml serve` turns it off on the real clock unless given `--sim`).
+   */
+  sharedSimulation?: boolean;
+  /** Inbound routing of numbers (`POST /sim/Calls`); a number with an `accountSid` is that account's. */
   numbers?: Record<string, NumberConfig>;
   /** More engine options (media settings, HTTP client, default party, inspection hook). */
   engine?: ServerEngineOptions;

@@ -30,6 +30,11 @@ export interface EngineControlOptions {
    * answers only then. When it rejects, the call is ended and the request fails with that error.
    */
   committed?: (callSid: string) => Promise<void>;
+  /**
+   * Whether `/sim` may move what every account shares: the virtual clock and the behaviour of
+   * simulated parties. Off: those answer `simulation-off`. Default on.
+   */
+  sharedSimulation?: boolean;
 }
 
 /** Maps an engine refusal to the port's error; anything else is rethrown unchanged. */
@@ -88,6 +93,15 @@ export function createEngineControl(engine: Engine, options: EngineControlOption
 
   // Advances run one after another: the virtual clock moves in one direction at a time.
   let advancing: Promise<unknown> = Promise.resolve();
+  const shared = options.sharedSimulation ?? true;
+  const assertShared = (what: string) => {
+    if (!shared) {
+      throw new CallControlError(
+        'simulation-off',
+        `${what} moves what every account shares; this server keeps it off (rcml serve --sim turns it on)`,
+      );
+    }
+  };
 
   const sim: SimControl = {
     async incomingCall(accountSid, params) {
@@ -97,11 +111,21 @@ export function createEngineControl(engine: Engine, options: EngineControlOption
         translate(err);
       }
     },
-    async setNumber(_accountSid, number, config) {
-      engine.setNumber(number, config);
+    async setNumber(accountSid, number, config) {
+      // A number belongs to the account that provisioned it: no other may re-route its callers.
+      const owner = engine.numberConfig(number)?.accountSid;
+      if (owner !== undefined && owner !== accountSid) {
+        throw new CallControlError(
+          'number-unavailable',
+          `number '${number}' belongs to another account`,
+          'Number',
+        );
+      }
+      engine.setNumber(number, { ...config, accountSid });
     },
     async setParty(_accountSid, address, behaviour) {
       // Simulated phones are shared by the server's accounts, as real numbers would be.
+      assertShared('setting a party');
       engine.setParty(address, behaviour);
     },
     async sendDigits(accountSid, callSid, digits) {
@@ -121,6 +145,11 @@ export function createEngineControl(engine: Engine, options: EngineControlOption
       }
     },
     advance(ms) {
+      try {
+        assertShared('advancing the clock');
+      } catch (err) {
+        return Promise.reject(err);
+      }
       const run = advancing.then(async () => {
         try {
           await engine.advance(ms / 1000);

@@ -134,7 +134,11 @@ interface StoredEngine {
 
 /** The engine's call control, held to the account limits and closed to new calls while draining. */
 function controlOf(options: EngineAppOptions, stored: StoredEngine, drainState: DrainState): CallControl {
-  const control = createEngineControl(stored.engine, { store: options.store, committed: stored.written });
+  const control = createEngineControl(stored.engine, {
+    store: options.store,
+    committed: stored.written,
+    sharedSimulation: options.sharedSimulation,
+  });
   const max = options.accountLimits?.maxLiveCalls;
   const limited =
     stored.liveCalls && max !== undefined ? limitLiveCalls(control, stored.liveCalls, max) : control;
@@ -184,6 +188,9 @@ async function buildEngine(options: EngineAppOptions, baseUrl: () => string): Pr
     sink,
     // The store keeps ended calls; the engine need not.
     retainCalls: false,
+    // Dial legs are live calls too: none past the account's limit.
+    liveCallRoom:
+      liveCalls && maxLiveCalls !== undefined ? (sid) => maxLiveCalls - liveCalls.count(sid) : undefined,
     // Every request to a customer URL is signed with its account's key, read from the store
     // each time, so a new key applies at once; the last one read serves while it cannot answer.
     http: {

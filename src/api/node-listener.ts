@@ -4,7 +4,8 @@ import { ApiError, errorFields } from './http/errors.js';
 
 /** Anything with a web-standard `fetch` handler: the app of `createApp` or `createEngineApp`. */
 export interface FetchHandler {
-  fetch(request: Request): Response | Promise<Response>;
+  /** `env` holds Node's `incoming` request (its socket tells the source address). */
+  fetch(request: Request, env?: unknown): Response | Promise<Response>;
 }
 
 /** Options of {@link createNodeListener}. */
@@ -60,7 +61,7 @@ function encodeParsed(body: unknown, contentType: string): Buffer | undefined {
  * 20500 and kind `body-consumed`, saying so. It always answers; it never calls `next`.
  */
 export function createNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}): NodeListener {
-  const listener = getRequestListener((request) => handler.fetch(request), {
+  const listener = getRequestListener((request, env) => handler.fetch(request, env), {
     hostname: options.hostname,
   });
   return async (incoming, res) => {

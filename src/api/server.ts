@@ -82,6 +82,8 @@ export interface ServerOptions {
   limits?: HttpLimits;
   /** Requests per second of each account (see `AppOptions.rateLimit`). Default: no limit. */
   rateLimit?: RateLimitOptions;
+  /** Failed authentications per source address (see `AppOptions.authFailures`). Default 100 a minute. */
+  authFailures?: AppOptions['authFailures'];
   /** Serve HTTPS with this certificate and private key (PEM); default plain HTTP. */
   tls?: TlsOptions;
   /** The web console (see `AppOptions.console`). Default: none. */
@@ -130,7 +132,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // The base URL may depend on the port picked, so the app is built once the port is known.
   let app: ReturnType<typeof createApp> | undefined;
   const limits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
-  const fetch = (req: Request) => (app as ReturnType<typeof createApp>).fetch(req);
+  // Node's request goes along as the env: it tells the source address (see limitAuthFailures).
+  const fetch = (req: Request, env?: unknown) => (app as ReturnType<typeof createApp>).fetch(req, env);
   const serverOptions = {
     // Node requires the headers timeout to be no longer than the request timeout.
     requestTimeout: limits.requestTimeoutMs,
@@ -168,6 +171,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     enterprise: options.enterprise,
     ops: options.ops,
     rateLimit: options.rateLimit,
+    authFailures: options.authFailures,
     console: options.console,
     callOwners: options.callOwners,
   });

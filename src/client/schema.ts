@@ -369,7 +369,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Route inbound calls to a number */
+        /**
+         * Route inbound calls to a number
+         * @description The number becomes the account's. A number another account owns (Call Queuing, `--number`, or set here first) answers 409 `number-unavailable`.
+         */
         post: operations["setSimNumber"];
         delete?: never;
         options?: never;
@@ -386,7 +389,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a party's behaviour (seconds) */
+        /**
+         * Set a party's behaviour (seconds)
+         * @description Parties are shared by every account: a server that keeps shared simulation off (`rcml serve` on the real clock without `--sim`) answers 403 `simulation-off`.
+         */
         post: operations["setSimParty"];
         delete?: never;
         options?: never;
@@ -439,7 +445,7 @@ export interface paths {
         put?: never;
         /**
          * Advance the virtual clock, running everything due on the way
-         * @description A real clock answers 409 `clock-not-virtual`.
+         * @description The clock is every account's: a server that keeps shared simulation off answers 403 `simulation-off`; a real clock answers 409 `clock-not-virtual`.
          */
         post: operations["advanceSimClock"];
         delete?: never;

@@ -2,9 +2,31 @@
 import { projectEdges } from './edges.js';
 import type { Project } from './schema.js';
 
-/** Escapes text for a quoted Mermaid label. */
-function quote(text: string): string {
-  return `"${text.replace(/"/g, '#quot;')}"`;
+const ENTITY: Readonly<Record<string, string>> = { '"': '#quot;', '<': '#lt;', '>': '#gt;' };
+
+/** True for a character a quoted Mermaid label cannot hold as it is. */
+function unsafeInLabel(code: number): boolean {
+  return (
+    code < 0x20 ||
+    code === 0x7f ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    '#"<>`'.includes(String.fromCharCode(code))
+  );
+}
+
+/**
+ * Escapes text for a quoted Mermaid label: quotes, angle brackets, `#`, backticks and every
+ * control character (line breaks above all, which would end the statement and let a module
+ * label write statements of its own) become Mermaid entity codes (`#quot;`, `#10;`).
+ */
+export function quote(text: string): string {
+  let out = '';
+  for (const c of text) {
+    const code = c.charCodeAt(0);
+    out += unsafeInLabel(code) ? (ENTITY[c] ?? `#${code};`) : c;
+  }
+  return `"${out}"`;
 }
 
 /**

@@ -1,6 +1,7 @@
 /** lintProject: static checks the original designer never made, each with its JSON path. */
 import { projectEdges } from './edges.js';
 import { loadProject } from './load.js';
+import { boundedRegexProblem } from './regex.js';
 import type { Project, Step } from './schema.js';
 import { CORE_PARAMETERS, referencedVariables } from './variables.js';
 
@@ -53,14 +54,10 @@ const CORE_NAMES = new Set(
   ].map((n) => `core_${n}`),
 );
 
-function regexProblem(pattern: string): string | undefined {
-  try {
-    // Variables are expanded before the regex is compiled; stand in a plain letter.
-    new RegExp(pattern.replace(/\$([A-Za-z]+[A-Za-z0-9_]*)/g, 'x'));
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
+/** Why the bounded engine the patterns run on cannot run `pattern`, if it cannot. */
+export function regexProblem(pattern: string): string | undefined {
+  // Variables are expanded before the regex is compiled; stand in a plain letter.
+  return boundedRegexProblem(pattern.replace(/\$([A-Za-z]+[A-Za-z0-9_]*)/g, 'x'));
 }
 
 function regexesOf(step: Step, at: string): Array<[string, string]> {
@@ -209,6 +206,23 @@ export function lintLoadedProject(project: Project, options: LintOptions = {}): 
             message: `$${name} is set by no step, parameter or core name`,
           });
         }
+      }
+    });
+  });
+  return out;
+}
+
+/**
+ * Every pattern of a loaded project the bounded regex engine cannot run (invalid, beyond RE2's
+ * syntax, or too long), with its JSON path: what the save path refuses.
+ */
+export function unrunnablePatterns(project: Project): Array<{ path: string; message: string }> {
+  const out: Array<{ path: string; message: string }> = [];
+  project.nodes.forEach((node, n) => {
+    node.steps.forEach((step, s) => {
+      for (const [pattern, path] of regexesOf(step, `nodes[${n}].steps[${s}]`)) {
+        const problem = regexProblem(pattern);
+        if (problem) out.push({ path, message: `regex ${JSON.stringify(pattern)}: ${problem}` });
       }
     });
   });

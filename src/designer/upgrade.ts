@@ -3,7 +3,9 @@
  * (1.15), on plain JSON before validation. Each change is reported so users can see what the
  * loader did to their file.
  */
+import { MAX_PROJECT_DEPTH, tooDeepAt } from './json-depth.js';
 import { CURRENT_VERSION } from './schema.js';
+import { formatPath } from './set-aside.js';
 
 /** Every format version the loader accepts, oldest first. */
 export const FORMAT_VERSIONS = [
@@ -66,6 +68,9 @@ export function detectVersion(json: Json): string {
 /** Upgrades raw project JSON (not mutated) to the current format. */
 export function upgradeProject(input: unknown): UpgradeResult {
   if (!isObject(input)) throw new UpgradeError('a project must be a JSON object', '$');
+  // Before cloning: a value nested deeper than the stack cannot be cloned.
+  const deep = tooDeepAt(input);
+  if (deep) throw new UpgradeError(`nested deeper than ${MAX_PROJECT_DEPTH} levels`, formatPath(deep));
   const json = structuredClone(input) as Json;
   const fromVersion = detectVersion(json);
   const upgrades: string[] = [];

@@ -62,6 +62,10 @@ export class CallServices implements VerbServices {
     return startLeg(this.call, options);
   }
 
+  legRoom(): number {
+    return this.call.rt.liveCallRoom?.(this.call.record.accountSid) ?? Number.POSITIVE_INFINITY;
+  }
+
   ringLegs(legs: readonly Leg[], signal: ScriptSignal): Promise<LegRing> {
     return ringLegs(legs.map(callOf), signal).then((ring) => {
       if (ring.winner) this.call.outboundCallSid = ring.winner.record.sid;

@@ -71,6 +71,11 @@ export interface EngineOptions {
   http?: HttpFetcherOptions;
   /** Keep ended calls' records for `getCall`/`listCalls`. Default true. */
   retainCalls?: boolean;
+  /**
+   * How many more live calls the account may have now: a Dial places no leg past it (each
+   * refused target gets warning 13225). Default: no limit.
+   */
+  liveCallRoom?: (accountSid: string) => number;
   /** Call queues: the store behind them and the size limit of new queues (1..5000, default 100). */
   queues?: EngineQueueOptions;
   /**
@@ -111,6 +116,7 @@ export class Engine {
       prepareScript,
     );
     this.rt.retainCalls = options.retainCalls ?? true;
+    this.rt.liveCallRoom = options.liveCallRoom;
     this.queues = new QueueService(this.rt, options.queues);
     if (options.conferences?.peers) attachConferencePeers(this.rt, options.conferences.peers);
   }
@@ -134,6 +140,11 @@ export class Engine {
   setNumber(number: string, config: NumberConfig): void {
     // Every routed number has a sid, reported as its inbound calls' `phoneNumberSid`.
     this.numbers.set(number, config.sid ? config : { ...config, sid: numberSid(number) });
+  }
+
+  /** How inbound calls to `number` are routed (its owning account included); undefined when not routed. */
+  numberConfig(number: string): Readonly<NumberConfig> | undefined {
+    return this.numbers.get(number);
   }
 
   /** Stops routing inbound calls to `number`; false when it had no configuration. */

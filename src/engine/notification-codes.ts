@@ -8,6 +8,7 @@ export const NOTIFICATION_CODES: { readonly [libraryCode: string]: string } = {
   // Documents that cannot run (the document itself is reported as 12100).
   'xml.malformed': '12100',
   'rcml.dtd': '12100',
+  'rcml.too-many-attributes': '12100',
   'rcml.too-large': '12100',
   'rcml.internal': '12100',
   // Documents that run, with warnings.

@@ -61,6 +61,8 @@ export class Runtime<C extends LiveCall = LiveCall> {
   /** Every call's record, by sid, in creation order (unless `retainCalls` is off). */
   readonly records = new Map<string, CallRecord>();
   retainCalls = true;
+  /** How many more live calls an account may have (Dial places no leg past it); unset: no limit. */
+  liveCallRoom: ((accountSid: string) => number) | undefined;
   private requestCount = 0;
   private supervisor: AnyActorRef | null = null;
 

@@ -273,7 +273,7 @@ export type Severity = 'error' | 'warning';
  * A problem found in a document. `code` is the platform's numeric code where one exists
  * (13xxx attribute warnings, 11100 bad URI, ...) or a string code of this library
  * (`xml.malformed`, `rcml.root`, `rcml.nesting`, `rcml.required`, `rcml.unknown-verb`,
- * `rcml.unknown-attribute`, `rcml.too-large`, `rcml.dtd`).
+ * `rcml.unknown-attribute`, `rcml.too-large`, `rcml.too-many-attributes`, `rcml.dtd`).
  */
 export interface Diagnostic {
   code: string;

@@ -123,12 +123,18 @@ describe('live calls of each account', () => {
     const store = createMemoryStore();
     await store.accounts.put(account(ACCOUNT_A));
     await store.accounts.put(account(ACCOUNT_B));
+    const legs: string[] = [];
     const p = await createEngineApp({
       store,
       clock: 'virtual',
       seed: 9,
       baseUrl: 'http://api.test',
       accountLimits: { maxLiveCalls },
+      engine: {
+        onEvent: (e) => {
+          if (e.type === 'leg') legs.push(e.to);
+        },
+      },
     });
     cleanups.push(() => p.close());
     p.engine.registerHandler('http://app.test/hold', () => ({
@@ -136,16 +142,52 @@ describe('live calls of each account', () => {
       contentType: 'text/xml',
       body: '<Response><Pause length="60"/></Response>',
     }));
-    const place = (sid: string) =>
+    // A Dial of 300 numbers, none of which answers.
+    p.engine.setDefaultParty({ outcome: 'no-answer' });
+    const numbers = Array.from(
+      { length: 300 },
+      (_, i) => `<Number>+1555${String(i).padStart(7, '0')}</Number>`,
+    );
+    p.engine.registerHandler('http://app.test/dial-many', () => ({
+      status: 200,
+      contentType: 'text/xml',
+      body: `<Response><Dial timeout="20">${numbers.join('')}</Dial></Response>`,
+    }));
+    const place = (sid: string, url = 'http://app.test/hold') =>
       p.app.fetch(
         new Request(calls(sid), {
           method: 'POST',
           headers: { Authorization: basic(sid), 'Content-Type': 'application/x-www-form-urlencoded' },
-          body: 'From=%2B15550001&To=%2B15550002&Url=http%3A%2F%2Fapp.test%2Fhold',
+          body: `From=%2B15550001&To=%2B15550002&Url=${encodeURIComponent(url)}`,
         }),
       );
-    return { ...p, place };
+    const codes = async (sid: string) =>
+      (await store.notifications.list({ accountSid: sid, offset: 0, limit: 1000 })).items.map((n) => n.code);
+    return { ...p, place, legs, codes };
   }
+
+  it('rings at most 10 targets of one Dial, telling the rest with warning 13224', async () => {
+    const { engine, place, legs, codes } = await platform(100);
+    // The called party answers the call itself: only the Dial's targets do not.
+    engine.setParty('+15550002', { outcome: 'answer' });
+    expect((await place(ACCOUNT_A, 'http://app.test/dial-many')).status).toBe(200);
+    await engine.advance(1);
+    expect(legs).toHaveLength(10);
+    expect(await codes(ACCOUNT_A)).toContain('13224');
+  });
+
+  it('places no Dial leg past the live-call limit, telling each refused target with warning 13225', async () => {
+    const { engine, place, legs, codes } = await platform(5);
+    engine.setParty('+15550002', { outcome: 'answer' });
+    expect((await place(ACCOUNT_A, 'http://app.test/dial-many')).status).toBe(200);
+    await engine.advance(1);
+    // The call itself and four legs: five live calls.
+    expect(legs).toHaveLength(4);
+    const refused = (await codes(ACCOUNT_A)).filter((c) => c === '13225');
+    expect(refused).toHaveLength(6);
+    // A second call of the account finds no room left for any leg, nor for itself.
+    expect((await place(ACCOUNT_A, 'http://app.test/dial-many')).status).toBe(429);
+  });
 
   it('refuses a POST Calls past the limit with 429 and code 21230, until a call ends', async () => {
     const { engine, place } = await platform(2);

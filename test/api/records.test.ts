@@ -141,9 +141,15 @@ describe('Recordings', () => {
     const full = await request(path, { auth: null });
     expect(full.status).toBe(200);
     expect(full.headers.get('Content-Type')).toBe('audio/wav');
+    // A download: saved, never shown, and never taken for another type.
+    expect(full.headers.get('Content-Disposition')).toBe(
+      `attachment; filename="${recording(2).sid}.wav"; filename*=UTF-8''${recording(2).sid}.wav`,
+    );
+    expect(full.headers.get('X-Content-Type-Options')).toBe('nosniff');
     expect(new Uint8Array(await full.arrayBuffer())).toEqual(wav(200));
     const part = await request(path, { auth: null, headers: { Range: 'bytes=0-11' } });
     expect(part.status).toBe(206);
+    expect(part.headers.get('Content-Disposition')).toMatch(/^attachment; /);
     expect(part.headers.get('Content-Range')).toBe(`bytes 0-11/${44 + 400}`);
     expect(Buffer.from(await part.arrayBuffer()).toString('latin1')).toBe(
       'RIFF' + Buffer.from(wav(200).slice(4, 8)).toString('latin1') + 'WAVE',

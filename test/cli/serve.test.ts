@@ -66,9 +66,16 @@ describe('rcml serve', () => {
     expect(create.status).toBe(200);
     expect(((await create.json()) as { status: string }).status).toBe('queued');
     await stop(first.child);
-    const second = await serve(['--data', data]);
+    const second = await serve(['--data', data], { RCML_SIM: 'yes' });
     expect(second.out).toContain(`account sid: ${sid}`);
     expect(second.out).not.toContain('auth token');
+    // RCML_SIM (--sim) lets /sim set the parties every account shares on the real clock too.
+    const party = await fetch(`${second.url}/sim/Parties`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ address: '+15550111', outcome: 'busy' }),
+    });
+    expect(party.status).toBe(200);
     await stop(second.child);
   });
 
@@ -84,6 +91,14 @@ describe('rcml serve', () => {
     expect((await fetch(`${url}/2012-04-24/Accounts/${sid}/Recordings.json`, { headers: auth })).status).toBe(
       200,
     );
+    // On the real clock, without --sim, /sim leaves what every account shares alone.
+    const party = await fetch(`${url}/sim/Parties`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ address: '+15550111', outcome: 'busy' }),
+    });
+    expect(party.status).toBe(403);
+    expect(((await party.json()) as { kind: string }).kind).toBe('simulation-off');
     await stop(child);
   });
 
@@ -95,6 +110,7 @@ describe('rcml serve', () => {
       [['--number', 'pizza=http://x/'], '--number'],
       [['--number', '+1555=ftp://x/'], '--number'],
       [['--seed', '-1'], '--seed'],
+      [['--sim', 'maybe'], '--sim'],
     ] as const) {
       const program = createProgram();
       for (const command of [program, ...program.commands]) {

@@ -6,12 +6,13 @@
 import { Redis } from 'ioredis';
 import { createEngineApp, type EngineApp } from '../../src/api/engine-server.js';
 import { RedisChanges } from '../../src/cluster/changes.js';
+import { webhookSignature } from '../../src/engine/signature.js';
 import type { EngineEvent } from '../../src/engine/types.js';
 import { postgresCallQueueStore } from '../../src/store/callqueue/postgres.js';
 import { postgresDesignerStore } from '../../src/store/designer/postgres.js';
 import { postgresEnterpriseStore } from '../../src/store/enterprise/postgres.js';
 import type { PostgresStore } from '../../src/store/postgres/open.js';
-import { ACCOUNT_A, account } from '../store/fixtures.js';
+import { ACCOUNT_A, account, signingKeyOf } from '../store/fixtures.js';
 import { openScratchPostgres, REDIS_PREFIX, REDIS_URL, uniqueName } from '../support/services.js';
 
 export const BASE = 'http://platform.test';
@@ -71,7 +72,11 @@ export async function sharedNodes(auth: string): Promise<SharedNodes> {
       const res = await built.app.fetch(
         new Request(req.url, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          headers: {
+            'Content-Type': 'application/x-www-form-urlencoded',
+            // Signed as the engine signs it over HTTP (in-process requests are not).
+            'X-Twilio-Signature': webhookSignature(signingKeyOf(req.params.AccountSid), req.url, req.params),
+          },
           body: new URLSearchParams(req.params).toString(),
         }),
       );

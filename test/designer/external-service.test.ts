@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../src/designer/index.js';
 import { compileProject } from '../../src/designer/index.js';
@@ -132,5 +134,40 @@ describe('externalService step', () => {
     const result = await compileProject(json, { fetch: fakeFetch(200, gold) }).render('');
     expect(result.document.verbs).toEqual([{ verb: 'Hangup' }]);
     expect(result.error?.message).toMatch(/not absolute/);
+  });
+
+  it('sends user:password@ of the URL as Basic authentication, over a real connection', async () => {
+    const received: Array<{ url: string; authorization?: string }> = [];
+    const server = createServer((req, res) => {
+      received.push({ url: req.url ?? '', authorization: req.headers.authorization });
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(gold);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const json = fixture('external-service') as { nodes: { steps: Record<string, unknown>[] }[] };
+      const step = json.nodes[0]?.steps[0] as Record<string, unknown>;
+      step.url = `http://us%40er:p%3Ass@127.0.0.1:${port}/users`;
+      delete step.username;
+      delete step.password;
+      const result = await compileProject(json).render('', { From: '1' });
+      expect(result.error).toBeUndefined();
+      expect(received).toEqual([
+        { url: '/users?id=1', authorization: `Basic ${Buffer.from('us@er:p:ss').toString('base64')}` },
+      ]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("the step's own username wins over the URL's, and the URL is sent without them", async () => {
+    const seen: Seen[] = [];
+    const json = fixture('external-service') as { nodes: { steps: Record<string, unknown>[] }[] };
+    (json.nodes[0]?.steps[0] as Record<string, unknown>).url = 'http://x:y@api.example.com/users';
+    await compileProject(json, { fetch: fakeFetch(200, gold, seen) }).render('', { From: '1' });
+    expect(seen[0]).toMatchObject({
+      url: 'http://api.example.com/users?id=1',
+      headers: { Authorization: `Basic ${Buffer.from('u:p').toString('base64')}` },
+    });
   });
 });

@@ -49,3 +49,48 @@ describe('projectGraph', () => {
     expect(text).toContain('class x0 missing');
   });
 });
+
+describe('module labels in the graph', () => {
+  const hostile =
+    'Sales"]\n  m0 --> m0\n  classDef missing fill:url(#x)\r\n  click m0 "javascript:alert(1)" <b>#1</b> `md`';
+
+  it('cannot write Mermaid statements of their own: line breaks and quotes become entity codes', () => {
+    const text = graphOf({
+      header: { version: '1.15', startNodeName: 'start' },
+      nodes: [
+        { name: 'start', label: hostile, steps: [{ kind: 'redirect', name: 's1', next: 'other' }] },
+        { name: 'other', label: 'plain', steps: [{ kind: 'hungup', name: 's2' }] },
+      ],
+    });
+    const lines = text.trimEnd().split('\n');
+    expect(lines).toEqual([
+      'flowchart TD',
+      expect.stringMatching(
+        /^ {2}m0\(\["Sales#quot;\]#10; {2}m0 --#gt; m0#10; {2}classDef missing fill:url\(#35;x\)#13;#10; {2}click m0 #quot;javascript:alert\(1\)#quot; #lt;b#gt;#35;1#lt;\/b#gt; #96;md#96; \(start\)"\]\)$/,
+      ),
+      '  m1["plain (other)"]',
+      '  m0 -->|"redirect"| m1',
+    ]);
+  });
+
+  it('read back by the console as written, with no other node or edge', async () => {
+    // The console's front end is typed against the DOM, apart from this project's sources.
+    const frontEnd = '../../src/console/app/graph.js';
+    const { parseFlowchart } = (await import(/* @vite-ignore */ frontEnd)) as {
+      parseFlowchart(text: string): {
+        nodes: Map<string, { label: string }>;
+        edges: unknown[];
+        classes: Map<string, unknown>;
+      };
+    };
+    const chart = parseFlowchart(
+      graphOf({
+        header: { version: '1.15', startNodeName: 'start' },
+        nodes: [{ name: 'start', label: hostile, steps: [{ kind: 'hungup', name: 's1' }] }],
+      }),
+    );
+    expect([...chart.nodes.values()].map((n) => n.label)).toEqual([`${hostile} (start)`]);
+    expect(chart.edges).toEqual([]);
+    expect(chart.classes.size).toBe(0);
+  });
+});

@@ -20,6 +20,13 @@ describe('egress policy: which addresses', () => {
     ['127.8.9.10', 'loopback'],
     ['::1', 'loopback'],
     ['::ffff:127.0.0.1', 'loopback'],
+    // IPv4-compatible and NAT64 forms reach the IPv4 address they carry.
+    ['::127.0.0.1', 'loopback'],
+    ['::7f00:1', 'loopback'],
+    ['0:0:0:0:0:0:a9fe:a9fe', 'link-local'],
+    ['::10.0.0.1', 'private'],
+    ['64:ff9b::169.254.169.254', 'link-local'],
+    ['64:ff9b::c0a8:101', 'private'],
     ['10.1.2.3', 'private'],
     ['172.16.0.1', 'private'],
     ['172.31.255.255', 'private'],
@@ -36,12 +43,17 @@ describe('egress policy: which addresses', () => {
     expect(guard.refusal(address)).toContain(words);
   });
 
-  it.each(['8.8.8.8', '172.32.0.1', '1.1.1.1', '2606:4700:4700::1111', '100.128.0.1'])(
-    'allows %s',
-    (address) => {
-      expect(guard.refusal(address)).toBeUndefined();
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '172.32.0.1',
+    '1.1.1.1',
+    '2606:4700:4700::1111',
+    '100.128.0.1',
+    '::8.8.8.8',
+    '64:ff9b::8.8.8.8',
+  ])('allows %s', (address) => {
+    expect(guard.refusal(address)).toBeUndefined();
+  });
 
   it('lets allow-list entries through, and refuses nothing when off', () => {
     const allowing = new EgressGuard({

@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { accountOf, type EnterpriseDeps, type EnterpriseEnv } from '../enterprise/context.js';
 import { errorBody, ok } from '../enterprise/envelope.js';
 import { specError } from '../enterprise/errors.js';
+import { attachment } from '../http/attachment.js';
 import { announcementOf, renderAnnouncement } from './announcements.js';
 import { checkWav, sanitizeFileName } from './wav-check.js';
 
@@ -59,6 +60,7 @@ export function registerAnnouncementAudio(app: Hono<EnterpriseEnv>, deps: Enterp
     return c.body(found.wav.slice().buffer, 200, {
       'Content-Type': 'audio/wav',
       'Content-Length': String(found.wav.byteLength),
+      'Content-Disposition': attachment(found.record.fileName),
     });
   });
 }

@@ -166,9 +166,26 @@ const callbackForm = z
     CallSid: z.string(),
     AccountSid: z.string(),
     To: z.string(),
-    CallStatus: z.string(),
-    SequenceNumber: z.string().optional(),
-    CallDuration: z.string().optional(),
+    CallStatus: z.enum([
+      'queued',
+      'initiated',
+      'ringing',
+      'in-progress',
+      'completed',
+      'busy',
+      'failed',
+      'no-answer',
+      'canceled',
+    ]),
+    SequenceNumber: z
+      .string()
+      .regex(/^\d{1,6}$/)
+      .optional(),
+    CallDuration: z
+      .string()
+      .regex(/^\d{1,7}$/)
+      .optional()
+      .describe('Seconds'),
     Timestamp: z.string().optional().describe('RFC 2822'),
   })
   .describe('The form parameters of a status callback');
@@ -203,7 +220,9 @@ const untagged: UntaggedRoute[] = [
     method: 'post',
     path: '/callback',
     operationId: 'postCallQueueCallback',
-    summary: "Where provisioned numbers' calls report their status (the platform posts, no credentials)",
+    summary: "Where provisioned numbers' calls report their status (the platform posts, signed)",
+    description:
+      "No credentials: the request must carry `X-Twilio-Signature` made with the posted account's signing key, as the engine signs its status callbacks.",
     security: [],
     request: {
       body: {
@@ -216,8 +235,11 @@ const untagged: UntaggedRoute[] = [
     },
     responses: {
       204: { description: 'Recorded' },
-      400: platformError('A required parameter is missing (named)'),
-      403: platformError('Not a call of this account to a provisioned number (not-owner)'),
+      400: platformError('A required parameter is missing or malformed, or the status is unknown (named)'),
+      403: platformError(
+        'No valid signature of the account (invalid-signature), or not a call of this account to a provisioned number (not-owner)',
+      ),
+      429: platformError('The call already has 20 status callbacks recorded (too-many-callbacks)'),
       413: platformError('The body exceeds the limit'),
       415: platformError('Neither form-encoded nor JSON'),
     },

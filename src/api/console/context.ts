@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { deleteCookie, getCookie } from 'hono/cookie';
 import type { AccountRepository } from '../../store/ports.js';
 import { ApiError } from '../http/errors.js';
+import type { RateLimiter } from '../http/rate-limit.js';
 import type { ConsoleFeed } from './feed.js';
 import { type ConsoleSession, csrfMatches, type SessionStore } from './sessions.js';
 
@@ -23,6 +24,8 @@ export interface ConsoleDeps {
   secure: boolean;
   /** The base URL's origin, also accepted as `Origin` (behind a proxy that rewrites `Host`). */
   origin?: string;
+  /** The accounts' API request buckets: a login takes a token of its account's, as a request does. */
+  limiter?: RateLimiter;
 }
 
 /** `{basePath}/console`. */

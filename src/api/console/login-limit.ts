@@ -3,6 +3,7 @@
  * refused (429 with `Retry-After`) until the window ends, so a weak auth token cannot be guessed
  * through the login form at the speed of the network.
  */
+import { createFailureWindow } from '../http/auth-failures.js';
 import { ApiError } from '../http/errors.js';
 
 /** Limits of failed logins. */
@@ -14,8 +15,6 @@ export interface LoginLimitOptions {
   /** Clock, ms. Default `Date.now`. */
   now?: () => number;
 }
-
-const MAX_TRACKED = 10_000;
 
 export interface LoginLimit {
   /** Throws a 429 while the sid's logins are refused. */
@@ -32,35 +31,15 @@ export class LoginRefused extends ApiError {
 }
 
 export function createLoginLimit(options: LoginLimitOptions = {}): LoginLimit {
-  const max = options.failures ?? 10;
-  const windowMs = options.windowMs ?? 60_000;
-  const now = options.now ?? Date.now;
-  const tracked = new Map<string, { count: number; since: number }>();
-  const current = (sid: string) => {
-    const entry = tracked.get(sid);
-    if (entry && now() - entry.since >= windowMs) {
-      tracked.delete(sid);
-      return undefined;
-    }
-    return entry;
-  };
+  // Ended windows are dropped before live ones when the table is full, and failures per source
+  // address (limitAuthFailures) bound how fast one client can fill it with made-up sids.
+  const window = createFailureWindow(options.failures ?? 10, options.windowMs ?? 60_000, options.now);
   return {
     check(sid) {
-      const entry = current(sid);
-      if (entry && entry.count >= max) {
-        throw new LoginRefused(Math.max(1, Math.ceil((entry.since + windowMs - now()) / 1000)));
-      }
+      const wait = window.blockedFor(sid);
+      if (wait !== undefined) throw new LoginRefused(wait);
     },
-    failed(sid) {
-      const entry = current(sid);
-      if (entry) entry.count++;
-      else {
-        tracked.set(sid, { count: 1, since: now() });
-        if (tracked.size > MAX_TRACKED) tracked.delete(tracked.keys().next().value as string);
-      }
-    },
-    succeeded(sid) {
-      tracked.delete(sid);
-    },
+    failed: (sid) => window.failed(sid),
+    succeeded: (sid) => window.clear(sid),
   };
 }

@@ -117,6 +117,15 @@ function registerSessionRoutes(app: Hono, deps: ConsoleDeps, limits: LoginLimitO
       throw err;
     }
     logins.succeeded(accountSid);
+    // A login counts against the account's request rate: logging in over and over is as
+    // limited as any other request of the account.
+    const verdict = deps.limiter?.take(accountSid);
+    if (verdict && !verdict.ok) {
+      const message = `too many requests for account ${accountSid}: retry after ${verdict.retryAfterSeconds} s`;
+      return errorResponse(c, new ApiError(429, 'too-many-requests', message), {
+        'Retry-After': String(verdict.retryAfterSeconds),
+      });
+    }
     const { id, session } = deps.sessions.create(accountSid, authToken);
     setCookie(c, SESSION_COOKIE, id, cookie);
     return c.json(sessionJson(session));
@@ -136,7 +145,13 @@ function registerSessionRoutes(app: Hono, deps: ConsoleDeps, limits: LoginLimitO
 export function mountConsole(
   app: Hono,
   options: ConsoleOptions,
-  base: { path: string; full: string; accounts: AccountRepository; dispatch: ConsoleDeps['dispatch'] },
+  base: {
+    path: string;
+    full: string;
+    accounts: AccountRepository;
+    dispatch: ConsoleDeps['dispatch'];
+    limiter?: ConsoleDeps['limiter'];
+  },
 ): void {
   const deps: ConsoleDeps = {
     basePath: base.path,
@@ -146,6 +161,7 @@ export function mountConsole(
     dispatch: base.dispatch,
     secure: base.full.startsWith('https:'),
     origin: base.full ? new URL(base.full).origin : undefined,
+    limiter: base.limiter,
   };
   registerPage(app, deps, loadAssets(options.assetsDir ?? defaultAssetsDir()));
   registerSessionRoutes(app, deps, { now: options.sessions?.now, ...options.logins });

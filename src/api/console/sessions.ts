@@ -13,8 +13,16 @@ export interface SessionOptions {
   idleMs?: number;
   /** A session ends this long after login, used or not. Default 12 hours. */
   maxAgeMs?: number;
-  /** Most sessions held at once; past it the oldest is dropped. Default 10,000. */
+  /**
+   * Most sessions held at once; past it the oldest session of the account holding the most is
+   * dropped. Default 10,000.
+   */
   maxSessions?: number;
+  /**
+   * Most sessions of one account; a login past it drops that account's oldest session, never
+   * another account's. Default 100.
+   */
+  maxSessionsPerAccount?: number;
   /** Clock, ms. Default `Date.now`. */
   now?: () => number;
 }
@@ -58,10 +66,33 @@ export function createSessionStore(options: SessionOptions = {}): SessionStore {
   const idleMs = options.idleMs ?? 30 * 60_000;
   const maxAgeMs = options.maxAgeMs ?? 12 * 3_600_000;
   const maxSessions = options.maxSessions ?? 10_000;
+  const perAccount = options.maxSessionsPerAccount ?? 100;
   const now = options.now ?? Date.now;
   // Keyed by a digest of the id: the map holds nothing a cookie could be rebuilt from.
   const sessions = new Map<string, ConsoleSession>();
+  // Each account's session keys, oldest first: evictions stay within an account.
+  const byAccount = new Map<string, Set<string>>();
   const expiry = (s: ConsoleSession, t: number) => Math.min(t + idleMs, s.created + maxAgeMs);
+
+  const remove = (k: string) => {
+    const session = sessions.get(k);
+    if (!session) return;
+    sessions.delete(k);
+    const keys = byAccount.get(session.accountSid);
+    keys?.delete(k);
+    if (keys?.size === 0) byAccount.delete(session.accountSid);
+  };
+  /** Drops the account's expired sessions, then its oldest ones until it has room for one more. */
+  const makeRoom = (keys: Set<string>, t: number) => {
+    for (const k of keys) if (t >= (sessions.get(k)?.expiresAt ?? 0)) remove(k);
+    while (keys.size >= perAccount) remove(keys.values().next().value as string);
+  };
+  /** The account holding the most sessions (the one a full store takes from). */
+  const largest = () => {
+    let most: Set<string> | undefined;
+    for (const keys of byAccount.values()) if (!most || keys.size > most.size) most = keys;
+    return most;
+  };
 
   return {
     create(accountSid, authToken) {
@@ -76,8 +107,24 @@ export function createSessionStore(options: SessionOptions = {}): SessionStore {
         expiresAt: 0,
       };
       session.expiresAt = expiry(session, t);
-      sessions.set(key(id), session);
-      if (sessions.size > maxSessions) sessions.delete(sessions.keys().next().value as string);
+      let keys = byAccount.get(accountSid);
+      if (!keys) {
+        keys = new Set();
+        byAccount.set(accountSid, keys);
+      }
+      makeRoom(keys, t);
+      if (sessions.size >= maxSessions) {
+        // Full: expired sessions go first (a sweep only when full), then the largest account's oldest.
+        for (const [k, s] of sessions) if (t >= s.expiresAt) remove(k);
+      }
+      if (sessions.size >= maxSessions) {
+        const most = largest();
+        if (most) remove(most.values().next().value as string);
+      }
+      const k = key(id);
+      sessions.set(k, session);
+      keys.add(k);
+      byAccount.set(accountSid, keys);
       return { id, session };
     },
     touch(id) {
@@ -87,7 +134,7 @@ export function createSessionStore(options: SessionOptions = {}): SessionStore {
       if (!session) return undefined;
       const t = now();
       if (t >= session.expiresAt) {
-        sessions.delete(k);
+        remove(k);
         return undefined;
       }
       session.lastSeen = t;
@@ -99,7 +146,7 @@ export function createSessionStore(options: SessionOptions = {}): SessionStore {
       return session !== undefined && now() < session.expiresAt;
     },
     destroy(id) {
-      if (id) sessions.delete(key(id));
+      if (id) remove(key(id));
     },
   };
 }

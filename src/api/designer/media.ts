@@ -49,7 +49,7 @@ export function registerMedia(app: Hono<DesignerEnv>, deps: DesignerDeps): void 
     const filename = c.req.param('filename') ?? '';
     const media = await repo.get(record.sid, filename);
     if (!media) throw notFound('Media file', filename);
-    return rangedBody(media.bytes, c.req.header('Range'), 'audio/wav');
+    return rangedBody(media.bytes, c.req.header('Range'), 'audio/wav', filename);
   };
   app.get('/projects/:sid/media/:filename', play);
   app.get('/projects/:sid/wavs/:filename', play);

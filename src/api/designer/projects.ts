@@ -2,6 +2,7 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { ProjectError } from '../../designer/compile.js';
+import { unrunnablePatterns } from '../../designer/lint.js';
 import { loadProject } from '../../designer/load.js';
 import { API_VERSION } from '../../engine/records.js';
 import type {
@@ -54,6 +55,18 @@ export const createdRep = (record: DesignerAppRecord) => ({
 });
 
 /**
+ * Loads a structure to be saved. 422 when it does not load, or when a pattern in it cannot run
+ * on the bounded regex engine (each listed with its path): saved, it could only fail at run time.
+ */
+function loadForSave(json: unknown): Extract<ReturnType<typeof loadProject>, { ok: true }> {
+  const loaded = loadProject(json);
+  if (!loaded.ok) throw invalidStructure(new ProjectError(loaded.problems));
+  const patterns = unrunnablePatterns(loaded.project);
+  if (patterns.length > 0) throw invalidStructure(new ProjectError(patterns));
+  return loaded;
+}
+
+/**
  * Saves a new application (structure, parameters, media), builds it, and stores its `{api_root}`
  * application record. 409 when the name is taken, 422 when the structure is invalid.
  */
@@ -62,8 +75,7 @@ export async function createApplication(
   input: NewApplication,
 ): Promise<DesignerAppRecord> {
   const { designer, store, now } = deps.config;
-  const loaded = loadProject(input.state);
-  if (!loaded.ok) throw invalidStructure(new ProjectError(loaded.problems));
+  const loaded = loadForSave(input.state);
   const t = now();
   const record: DesignerAppRecord = {
     sid: deps.config.newSid?.() ?? randomSid('AP'),
@@ -156,8 +168,7 @@ export function registerProjects(app: Hono<DesignerEnv>, deps: DesignerDeps): vo
 
   app.put('/projects/:sid', async (c) => {
     const record = await appOf(c, deps);
-    const loaded = loadProject(await readJson(c));
-    if (!loaded.ok) throw invalidStructure(new ProjectError(loaded.problems));
+    const loaded = loadForSave(await readJson(c));
     if (loaded.project.header.projectKind !== record.kind) {
       throw new ApiError(
         400,

@@ -1,14 +1,22 @@
+import { attachment } from './attachment.js';
+
 /**
- * Serves bytes honouring a single `Range: bytes=...` request (206), answering 416 when the
- * range cannot be satisfied. Multi-range requests get the whole body (allowed by RFC 9110).
+ * Serves the file `filename` (a download: `Content-Disposition: attachment`) honouring a single
+ * `Range: bytes=...` request (206), answering 416 when the range cannot be satisfied.
+ * Multi-range requests get the whole body (allowed by RFC 9110).
  */
 export function rangedBody(
   bytes: Uint8Array,
   rangeHeader: string | undefined,
   contentType: string,
+  filename: string,
 ): Response {
   const size = bytes.byteLength;
-  const headers: Record<string, string> = { 'Content-Type': contentType, 'Accept-Ranges': 'bytes' };
+  const headers: Record<string, string> = {
+    'Content-Type': contentType,
+    'Accept-Ranges': 'bytes',
+    'Content-Disposition': attachment(filename),
+  };
   const m = rangeHeader ? /^bytes=(\d*)-(\d*)$/.exec(rangeHeader.trim()) : null;
   if (!m || (m[1] === '' && m[2] === '')) {
     return new Response(bytes, { status: 200, headers: { ...headers, 'Content-Length': String(size) } });

@@ -56,15 +56,25 @@ export interface SimControl {
     accountSid: string,
     params: { from: string; to: string; headers?: Record<string, string | readonly string[]> },
   ): Promise<CallRecord>;
-  /** Sets the behaviour of a party address (phone number, `client:` or `sip:`). */
+  /**
+   * Sets the behaviour of a party address (phone number, `client:` or `sip:`). Parties are shared
+   * by every account: refused with `simulation-off` unless the server shares simulation.
+   */
   setParty(accountSid: string, address: string, behaviour: PartyBehaviour): Promise<void>;
   /** The far end of a live call presses keys now. */
   sendDigits(accountSid: string, callSid: string, digits: string): Promise<void>;
   /** The far end of a live call says a phrase now. */
   sendSpeech(accountSid: string, callSid: string, text: string): Promise<void>;
-  /** Advances the virtual clock; resolves with the new time (ms since the epoch). */
+  /**
+   * Advances the virtual clock, every account's; resolves with the new time (ms since the
+   * epoch). Refused with `simulation-off` unless the server shares simulation.
+   */
   advance(ms: number): Promise<number>;
-  /** Routes inbound calls to `number` to a voice URL (numbers are shared by the server's accounts). */
+  /**
+   * Routes inbound calls to `number` to a voice URL, and makes the number the account's: a
+   * number another account owns (provisioned through Call Queuing, `--number`, or set here
+   * first) is refused with `number-unavailable`.
+   */
   setNumber(
     accountSid: string,
     number: string,
@@ -96,7 +106,9 @@ export interface CallControl {
  * Why a call operation was refused; the adapters map each code to an HTTP status: `not-found`
  * 404, `not-live` 409, `invalid` 400, `unsupported` 501, `clock-not-virtual` 409 (time cannot be
  * advanced on a real clock), `unavailable` 503 (the engine is shutting down), `too-many-live-calls` 429
- * (the account holds as many live calls as the server allows).
+ * (the account holds as many live calls as the server allows), `number-unavailable` 409 (another
+ * account owns the number), `simulation-off` 403 (the server keeps the simulation controls that
+ * every account shares switched off).
  */
 export type CallControlErrorCode =
   | 'not-found'
@@ -105,7 +117,9 @@ export type CallControlErrorCode =
   | 'unsupported'
   | 'clock-not-virtual'
   | 'unavailable'
-  | 'too-many-live-calls';
+  | 'too-many-live-calls'
+  | 'number-unavailable'
+  | 'simulation-off';
 
 /** An error a {@link CallControl} throws for a request it refuses. */
 export class CallControlError extends Error {

@@ -75,7 +75,7 @@ export function registerRecordings(app: Hono<PlatformEnv>, deps: PlatformDeps): 
         const sid = file.slice(0, -4);
         const wav = await store.recordings.wav(c.req.param('accountSid'), sid);
         if (!wav) throw notFound('Recording', sid);
-        return rangedBody(wav, c.req.header('Range'), 'audio/wav');
+        return rangedBody(wav, c.req.header('Range'), 'audio/wav', `${sid}.wav`);
       }
       const accountSid = accountOf(c);
       const { id, format } = splitFormat(file, 'xml');

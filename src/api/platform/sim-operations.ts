@@ -61,6 +61,8 @@ export const setSimNumber: RouteDeclaration = {
   operationId: 'setSimNumber',
   tag: 'Sim',
   summary: 'Route inbound calls to a number',
+  description:
+    "The number becomes the account's. A number another account owns (Call Queuing, `--number`, or set here first) answers 409 `number-unavailable`.",
   body: {
     form: z.object({
       Number: z.string().describe('A number, `client:<name>` or `sip:<user>@<host>`'),
@@ -76,6 +78,8 @@ export const setSimParty: RouteDeclaration = {
   operationId: 'setSimParty',
   tag: 'Sim',
   summary: "Set a party's behaviour (seconds)",
+  description:
+    'Parties are shared by every account: a server that keeps shared simulation off (`rcml serve` on the real clock without `--sim`) answers 403 `simulation-off`.',
   body: { json: partySchema },
   responses: ok(partySchema, 'The behaviour set'),
 };
@@ -111,7 +115,8 @@ export const advanceSimClock: RouteDeclaration = {
   operationId: 'advanceSimClock',
   tag: 'Sim',
   summary: 'Advance the virtual clock, running everything due on the way',
-  description: 'A real clock answers 409 `clock-not-virtual`.',
+  description:
+    "The clock is every account's: a server that keeps shared simulation off answers 403 `simulation-off`; a real clock answers 409 `clock-not-virtual`.",
   body: {
     form: z.object({
       Seconds: z

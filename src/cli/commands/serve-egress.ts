@@ -14,7 +14,8 @@ export interface EgressOptions {
   egressAllow?: string[];
 }
 
-function yesNo(value: string): boolean {
+/** `yes|on|true|1` or `no|off|false|0`, for the `[yes|no]` flags. */
+export function yesNo(value: string): boolean {
   if (/^(yes|on|true|1)$/i.test(value)) return true;
   if (/^(no|off|false|0)$/i.test(value)) return false;
   throw new InvalidArgumentError('expected yes or no');

@@ -12,7 +12,7 @@ import { createDatabaseIfAbsent } from '../../store/postgres/create-database.js'
 import { lockDataDirectory } from '../../store/sqlite/lock.js';
 import { openSqliteStore } from '../../store/sqlite/open.js';
 import { envOption } from '../env-option.js';
-import { type EgressOptions, egressOptions, egressPolicy } from './serve-egress.js';
+import { type EgressOptions, egressOptions, egressPolicy, yesNo } from './serve-egress.js';
 import { fetcherOptionsOf, type ServeFetchOptions, serveFetchOptions } from './serve-fetch.js';
 import { accountLimitsOf, type ServeLimitOptions, serveLimitOptions } from './serve-limits.js';
 import {
@@ -113,6 +113,7 @@ interface ServeOptions extends ServeOpsOptions, ServeLimitOptions, EgressOptions
   nodeTtlMs?: number;
   tlsCert?: string;
   tlsKey?: string;
+  sim?: boolean;
 }
 
 /** `--tls-cert` and `--tls-key` read, both or neither; a file that cannot be read is a usage error. */
@@ -279,7 +280,13 @@ export function registerServe(program: Command): void {
       ),
     )
     .addOption(envOption('--tls-cert <file>', 'serve HTTPS with this certificate (PEM; needs --tls-key)'))
-    .addOption(envOption('--tls-key <file>', 'private key of --tls-cert (PEM)'));
+    .addOption(envOption('--tls-key <file>', 'private key of --tls-cert (PEM)'))
+    .addOption(
+      envOption(
+        '--sim [yes|no]',
+        'let /sim set parties and advance the clock, which every account shares (default: yes on the virtual clock only)',
+      ).argParser(yesNo),
+    );
   for (const option of serveOpsOptions()) serve.addOption(option);
   for (const option of serveLimitOptions()) serve.addOption(option);
   for (const option of egressOptions()) serve.addOption(option);
@@ -328,6 +335,8 @@ export function registerServe(program: Command): void {
       tls,
       clock: options.clock,
       seed: options.seed,
+      // Parties and the clock are every account's: on a real clock /sim leaves them alone.
+      sharedSimulation: options.sim ?? options.clock === 'virtual',
       accountSid: ensured.account.sid,
       callQueueStore: services.callQueue,
       designer: services.designer,
@@ -401,7 +410,8 @@ export function registerServe(program: Command): void {
         const voiceUrl = route.application
           ? `${server.baseUrl.replace(/\/+$/, '')}/visual-designer/services/apps/${route.application}/controller`
           : (route.url ?? (controllerUrl as string));
-        server.engine.setNumber(route.number, { voiceUrl });
+        // The served account's number: another account's /sim cannot re-route it.
+        server.engine.setNumber(route.number, { voiceUrl, accountSid: ensured.account.sid });
         lines.push(`number ${route.number} -> ${redactUrl(voiceUrl)}`);
       }
     } catch (err) {

@@ -34,11 +34,17 @@ export class Sim {
     speech(callSid: string, text: string): Promise<SimSpeech>;
   };
   readonly numbers: {
-    /** Routes inbound calls to a number to a voice URL or a Visual Designer application. */
+    /**
+     * Routes inbound calls to a number to a voice URL or a Visual Designer application; the
+     * number becomes the account's (another account's answers 409, `number-unavailable`).
+     */
     set(params: SimNumberParams): Promise<SimNumber>;
   };
   readonly parties: {
-    /** Sets how a simulated party behaves when called (answers, keys, speech, hang-up). */
+    /**
+     * Sets how a simulated party behaves when called (answers, keys, speech, hang-up). Parties
+     * are every account's: a server keeping shared simulation off answers 403 (`simulation-off`).
+     */
     set(party: SimParty): Promise<SimParty>;
   };
 
@@ -73,7 +79,8 @@ export class Sim {
 
   /**
    * Moves the virtual clock `seconds` ahead, running everything due on the way; answers the
-   * new time. A server on the real clock answers 409 (`clock-not-virtual`).
+   * new time. A server keeping shared simulation off answers 403 (`simulation-off`); one on the
+   * real clock with `--sim` answers 409 (`clock-not-virtual`).
    */
   async advance(seconds: number): Promise<SimAdvance> {
     if (!Number.isFinite(seconds) || seconds < 0) {

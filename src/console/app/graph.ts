@@ -26,10 +26,18 @@ export interface Flowchart {
   classes: Map<string, { fill?: string; stroke?: string }>;
 }
 
-const unquote = (text: string) => text.replace(/^"|"$/g, '').replace(/#quot;/g, '"');
+const NAMED: Readonly<Record<string, string>> = { quot: '"', lt: '<', gt: '>', amp: '&' };
+
+/** A quoted label's text, its entity codes (`#quot;`, `#10;`) decoded. */
+const unquote = (text: string) =>
+  text
+    .replace(/^"|"$/g, '')
+    .replace(/#(quot|lt|gt|amp|\d{1,6});/g, (_, code: string) =>
+      code in NAMED ? NAMED[code] : String.fromCodePoint(Math.min(Number(code), 0x10ffff)),
+    );
 
 const NODE = /^(\w+)(\(\["(.*)"\]\)|\["(.*)"\]|\{\{"(.*)"\}\})$/;
-const EDGE = /^(\w+)\s+(-->|-\.->)\|("(?:[^"]|#quot;)*")\|\s+(\w+)$/;
+const EDGE = /^(\w+)\s+(-->|-\.->)\|("[^"]*")\|\s+(\w+)$/;
 
 /** Parses the flowchart; a line it does not know is an error naming the line. */
 export function parseFlowchart(text: string): Flowchart {

@@ -1,5 +1,8 @@
 /** control: conditions combined left to right, then one of assign / capture / continueTo per action (ControlStep.process). */
+
+import type { RE2JS } from 're2js';
 import { type RenderContext, RenderError, type StepOutcome } from '../context.js';
+import { captureWhole, compileBounded, matchesWhole } from '../regex.js';
 import type { ControlStep } from '../schema.js';
 import { expand } from '../variables.js';
 import { javaFloat } from './java-float.js';
@@ -25,13 +28,15 @@ function compare(a: number | string, b: number | string, operator: Condition['op
   }
 }
 
-/** A regex compiled as written (no `$` expansion); an invalid one fails the render. */
-function compile(regex: string | undefined): RegExp {
-  try {
-    return new RegExp(`^(?:${regex ?? ''})$`);
-  } catch (error) {
-    throw new RenderError('designer.control', `invalid regex "${regex}": ${(error as Error).message}`);
-  }
+/**
+ * A regex compiled as written (no `$` expansion) for the bounded engine; one it cannot run
+ * (invalid, RE2 lacks the syntax, or too long) fails the render.
+ */
+function compile(regex: string | undefined): RE2JS {
+  const compiled = compileBounded(regex ?? '');
+  if (!compiled.ok)
+    throw new RenderError('designer.control', `invalid regex "${regex}": ${compiled.problem}`);
+  return compiled.regex;
 }
 
 /** Evaluates one condition against the request's variables. */
@@ -40,7 +45,7 @@ export function evaluateCondition(condition: Condition | undefined, ctx: RenderC
   if (condition.operator === 'matches') {
     const m = condition.matcher;
     if (!m) throw new RenderError('designer.control', `condition ${condition.name} has no matcher`);
-    return compile(m.regex).test(expand(m.text, ctx.vars));
+    return matchesWhole(compile(m.regex), expand(m.text, ctx.vars));
   }
   const c = condition.comparison;
   if (!c) throw new RenderError('designer.control', `condition ${condition.name} has no comparison`);
@@ -92,7 +97,7 @@ export function runControl(step: ControlStep, ctx: RenderContext): StepOutcome {
       store(ctx, varName, expand(expression, ctx.vars), varScope);
     } else if (action.capture) {
       const { regex, data, varName, varScope } = action.capture;
-      const m = compile(regex).exec(expand(data, ctx.vars));
+      const m = captureWhole(compile(regex), expand(data, ctx.vars));
       if (m) {
         if (m.length < 2) throw new RenderError('designer.control', `capture regex "${regex}" has no group`);
         store(ctx, varName, m[1] ?? '', varScope);

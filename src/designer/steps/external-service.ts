@@ -42,6 +42,25 @@ function resolveUrl(step: ExternalServiceStep, ctx: RenderContext): URL {
   }
 }
 
+/**
+ * Takes `user:password@` out of `url` (changing it) and gives the `Authorization` header that
+ * carries it, percent-decoded as RFC 3986 encodes it; undefined when the URL names no user.
+ */
+function takeCredentials(url: URL): string | undefined {
+  if (!url.username && !url.password) return undefined;
+  const decode = (part: string) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  };
+  const token = Buffer.from(`${decode(url.username)}:${decode(url.password)}`, 'utf8').toString('base64');
+  url.username = '';
+  url.password = '';
+  return `Basic ${token}`;
+}
+
 /** The request as the platform builds it: url params in the query (GET/DELETE) or form body only. */
 function buildRequest(step: ExternalServiceStep, ctx: RenderContext): BuiltRequest {
   const method = step.method ?? 'GET';
@@ -63,10 +82,15 @@ function buildRequest(step: ExternalServiceStep, ctx: RenderContext): BuiltReque
       body = expanded ?? (contentType === FORM ? undefined : '');
     }
   }
+  // `user:password@` in the URL is sent as Basic authentication (fetch refuses a URL that
+  // carries credentials), as the engine sends it; the step's own username wins over it.
+  const fromUrl = takeCredentials(url);
   if (step.username) {
     // The platform uses the credentials as written, without `$` expansion.
     const credentials = `${step.username}:${step.password ?? ''}`;
     headers.Authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+  } else if (fromUrl) {
+    headers.Authorization = fromUrl;
   }
   const callSid = ctx.vars.get('core_CallSid');
   if (callSid) headers['X-RestComm-CallSid'] = callSid;

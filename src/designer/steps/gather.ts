@@ -1,6 +1,7 @@
 /** gather: the `<Gather>` verb and its `handle` action (GatherStep.render / handleAction). */
 import type { Gather, GatherPrompt } from '../../rcml/model.js';
 import { link, type RenderContext, RenderError } from '../context.js';
+import { compileBounded, matchesWhole } from '../regex.js';
 import type { GatherStep, MessageSay } from '../schema.js';
 import { expand } from '../variables.js';
 import { renderPlay } from './play.js';
@@ -39,13 +40,13 @@ export function renderGather(step: GatherStep, module: string, ctx: RenderContex
   return gather;
 }
 
-/** Whole-string regex match; an invalid pattern never matches. */
+/**
+ * Whole-string regex match on the bounded engine; a pattern it cannot run (invalid, beyond
+ * RE2's syntax or too long) never matches, nor does text longer than its limit.
+ */
 export function fullMatch(pattern: string, input: string): boolean {
-  try {
-    return new RegExp(`^(?:${pattern})$`).test(input);
-  } catch {
-    return false;
-  }
+  const compiled = compileBounded(pattern);
+  return compiled.ok && matchesWhole(compiled.regex, input);
 }
 
 /** An empty input never passes; userPattern is a character class, regexPattern a whole match. */

@@ -53,6 +53,42 @@ const deniedLists = DENIED.map(([net, prefix, family, words]) => {
 
 const familyOf = (address: string): 'ipv4' | 'ipv6' => (isIP(address) === 6 ? 'ipv6' : 'ipv4');
 
+/** The 16 bytes of an IPv6 address (a trailing dotted quad included); undefined when not one. */
+function ipv6Bytes(address: string): number[] | undefined {
+  if (isIP(address) !== 6) return undefined;
+  let text = address.replace(/%.*$/, '');
+  const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (quad) {
+    const [a, b, c, d] = quad.slice(1).map(Number);
+    text = `${text.slice(0, quad.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::');
+  const groups = (part: string | undefined) => (part ? part.split(':') : []);
+  const left = groups(head);
+  const right = groups(tail);
+  const words =
+    tail === undefined ? left : [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
+  return words.flatMap((w) => {
+    const n = Number.parseInt(w, 16);
+    return [n >> 8, n & 0xff];
+  });
+}
+
+/**
+ * The IPv4 address an IPv6 address carries in its last 32 bits, for the forms that reach it:
+ * IPv4-compatible `::a.b.c.d` (deprecated, still routed by some stacks) and the NAT64 prefix
+ * `64:ff9b::/96`. (IPv4-mapped `::ffff:a.b.c.d` is matched by the IPv4 rules already.)
+ */
+function embeddedIpv4(address: string): string | undefined {
+  const bytes = ipv6Bytes(address);
+  if (!bytes) return undefined;
+  const head = bytes.slice(0, 12);
+  // `::` and `::1` are in the IPv6 ranges already, checked first.
+  const compatible = head.every((b) => b === 0);
+  const nat64 = [0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0].every((b, i) => head[i] === b);
+  return compatible || nat64 ? bytes.slice(12).join('.') : undefined;
+}
+
 /** Parses an allow-list entry; throws naming the entry when it is neither an address nor a block. */
 function allowList(entries: readonly string[]): BlockList {
   const list = new BlockList();
@@ -86,7 +122,9 @@ export class EgressGuard {
     const family = familyOf(address);
     if (this.allowed.check(address, family)) return undefined;
     for (const { list, words } of deniedLists) if (list.check(address, family)) return words;
-    return undefined;
+    // An IPv6 form that reaches an IPv4 address is that address.
+    const ipv4 = embeddedIpv4(address);
+    return ipv4 === undefined ? undefined : this.refusal(ipv4);
   }
 
   /**

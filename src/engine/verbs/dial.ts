@@ -24,17 +24,38 @@ export async function dialVerb(ctx: VerbContext, verb: Dial): Promise<VerbOutcom
   if (queue) return dialQueue(ctx, verb, queue);
   const conference = verb.nouns.find((n): n is ConferenceNoun => n.noun === 'Conference');
   if (conference) return dialConference(ctx, verb, conference);
-  const nouns = verb.nouns.filter((n): n is LegNoun => n.noun !== 'Conference' && n.noun !== 'Queue');
+  const all = verb.nouns.filter((n): n is LegNoun => n.noun !== 'Conference' && n.noun !== 'Queue');
   // No target (warned when the document was read): the platform goes on without the action.
-  if (nouns.length === 0) return NEXT;
+  if (all.length === 0) return NEXT;
+  const nouns = all.slice(0, MAX_DIAL_NOUNS);
+  if (all.length > MAX_DIAL_NOUNS) {
+    ctx.notify(
+      DIAL_NOUNS_CODE,
+      1,
+      `Dial: ${all.length} targets, at most ${MAX_DIAL_NOUNS} are dialed; the other ${all.length - MAX_DIAL_NOUNS} get no leg`,
+    );
+  }
   const services = ctx.services;
   const timeout = verb.timeout ?? dialDefaults.timeout;
   const from = verb.callerId?.trim() || ctx.call.from;
+  // Legs count as the account's live calls: none is placed past its limit.
+  let room = services.legRoom();
   const placed = nouns.flatMap((noun) => {
     const options = legOptions(ctx, noun, from, timeout);
-    if (placeable(options.to)) return [{ noun, options }];
-    ctx.notify(DIAL_TARGET_CODE, 1, `Dial: '${options.to}' cannot be dialed; no leg placed`);
-    return [];
+    if (!placeable(options.to)) {
+      ctx.notify(DIAL_TARGET_CODE, 1, `Dial: '${options.to}' cannot be dialed; no leg placed`);
+      return [];
+    }
+    if (room <= 0) {
+      ctx.notify(
+        DIAL_LIVE_CALLS_CODE,
+        1,
+        `Dial: '${options.to}' not dialed: the account holds as many live calls as the server allows; no leg placed`,
+      );
+      return [];
+    }
+    room--;
+    return [{ noun, options }];
   });
   if (placed.length === 0) {
     // No leg at all: the platform's VoiceInterpreter requests the action with
@@ -117,6 +138,15 @@ function release(callee: Leg, result: BridgeResult, callerEnded: boolean): void 
 
 /** Warning for a Dial target that is no dialable address (the platform's Dial range). */
 export const DIAL_TARGET_CODE = '13223';
+
+/** Most Number, Client and Sip targets one Dial rings, as on the platform. */
+export const MAX_DIAL_NOUNS = 10;
+
+/** Warning for a Dial with more than {@link MAX_DIAL_NOUNS} targets (those past it get no leg). */
+export const DIAL_NOUNS_CODE = '13224';
+
+/** Warning for a Dial target not dialed because the account is at its live-call limit. */
+export const DIAL_LIVE_CALLS_CODE = '13225';
 
 /**
  * True for an address a leg can ring: a phone number (digits, `*`, `#`, a leading `+`; spaces,

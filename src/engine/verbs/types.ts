@@ -139,6 +139,8 @@ export interface VerbServices {
   setHeld(held: boolean): void;
   /** Places a callee leg of this call, ringing its party. */
   startLeg(options: LegOptions): Leg;
+  /** How many more live calls the call's account may have now (Infinity: no limit). */
+  legRoom(): number;
   /** Waits for the first leg to answer and cancels the others (they stop with `signal`). */
   ringLegs(legs: readonly Leg[], signal: ScriptSignal): Promise<LegRing>;
   /** Runs a screening document on an answered leg: how it ended. */

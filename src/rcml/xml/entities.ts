@@ -52,8 +52,17 @@ export function decodeEntities(raw: string): string {
 
 /** Offset of the `;` ending a predefined entity reference at `amp`, or -1. */
 function namedEnd(raw: string, amp: number): number {
-  const semi = raw.indexOf(';', amp + 1);
-  if (semi === -1 || semi - amp > MAX_NAMED_REFERENCE) return -1;
+  // Only the few characters a reference can span are looked at: searching the rest of the text
+  // for a `;` from every `&` made a text of bare `&` quadratic.
+  const last = Math.min(raw.length - 1, amp + MAX_NAMED_REFERENCE);
+  let semi = -1;
+  for (let i = amp + 1; i <= last; i++) {
+    if (raw.charCodeAt(i) === 59 /* ; */) {
+      semi = i;
+      break;
+    }
+  }
+  if (semi === -1) return -1;
   return Object.hasOwn(NAMED, raw.slice(amp + 1, semi)) ? semi : -1;
 }
 

@@ -8,7 +8,9 @@
  * instructions, an XML declaration at the start. Refused with an error: DOCTYPE (never
  * resolved), mismatched or unclosed tags, duplicate attributes, unquoted attributes, `<` in an
  * attribute value, `]]>` in text, `--` in a comment, a processing instruction without a target
- * or named `xml` after the start, text or a second element outside the root.
+ * or named `xml` after the start, text or a second element outside the root, an element with
+ * more than {@link MAX_ATTRIBUTES} attributes. Every path is linear in the document's length
+ * (a property test, test/rcml/xml/linear.test.ts, holds it to that).
  * A differential property test (test/rcml/xml/differential.test.ts) holds this to saxes and
  * fast-xml-parser's validator.
  */
@@ -33,7 +35,18 @@ export interface XmlElement {
 
 export type ScanResult =
   | { ok: true; root: XmlElement }
-  | { ok: false; code: 'xml.malformed' | 'rcml.dtd'; message: string; offset: number };
+  | {
+      ok: false;
+      code: 'xml.malformed' | 'rcml.dtd' | 'rcml.too-many-attributes';
+      message: string;
+      offset: number;
+    };
+
+/**
+ * Most attributes one element may carry. RCML verbs define at most about twenty; the cap keeps
+ * a hostile document from making one element arbitrarily expensive.
+ */
+export const MAX_ATTRIBUTES = 100;
 
 type Failure = Extract<ScanResult, { ok: false }>;
 
@@ -177,6 +190,8 @@ function scanStartTag(src: string, lt: number): StartTag {
     text: '',
   };
   let j = stop;
+  // Names seen so far: a duplicate is found in constant time, not by scanning the list.
+  const seen = new Set<string>();
   for (;;) {
     const before = j;
     while (j < n && isSpace(src.charCodeAt(j))) j++;
@@ -204,9 +219,15 @@ function scanStartTag(src: string, lt: number): StartTag {
     const raw = src.slice(j + 1, close);
     const bad = raw.indexOf('<');
     if (bad !== -1) return fail(`"<" is not allowed in the value of attribute "${name}"`, j + 1 + bad);
-    for (const a of element.attributes) {
-      if (a.name === name) return fail(`duplicate attribute "${name}" in <${element.name}>`, attrOffset);
+    if (seen.has(name)) return fail(`duplicate attribute "${name}" in <${element.name}>`, attrOffset);
+    if (seen.size === MAX_ATTRIBUTES) {
+      return fail(
+        `<${element.name}> has more than ${MAX_ATTRIBUTES} attributes`,
+        attrOffset,
+        'rcml.too-many-attributes',
+      );
     }
+    seen.add(name);
     element.attributes.push({ name, value: decodeAttribute(raw), offset: attrOffset });
     j = close + 1;
   }

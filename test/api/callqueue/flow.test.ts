@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { webhookSignature } from '../../../src/engine/signature.js';
 import { writeWav } from '../../../src/engine/wav.js';
-import { ACCOUNT_A, ACCOUNT_B } from '../../store/fixtures.js';
-import { AUTH_B } from '../harness.js';
+import { ACCOUNT_A, ACCOUNT_B, signingKeyOf } from '../../store/fixtures.js';
+import { AUTH_B, BASE } from '../harness.js';
 import { callQueueServer, xml } from './harness.js';
 
 const opened: Array<{ close(): Promise<void> }> = [];
@@ -35,6 +36,22 @@ async function product() {
   });
   expect([customer.status, agent.status]).toEqual([200, 200]);
   return { s, customerSid: customer.body.sid as string, agentSid: agent.body.sid as string };
+}
+
+/** Posts a status callback signed with `key` (default: the posted account's signing key). */
+async function signedPost(
+  s: Awaited<ReturnType<typeof callQueueServer>>,
+  fields: Record<string, string>,
+  key: string | null = signingKeyOf(fields.AccountSid ?? ''),
+) {
+  const url = `${BASE}/callqueue/callback`;
+  const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded' };
+  if (key !== null) headers['X-Twilio-Signature'] = webhookSignature(key, url, fields);
+  const res = await s.app.fetch(
+    new Request(url, { method: 'POST', headers, body: new URLSearchParams(fields).toString() }),
+  );
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
 describe('Call Queuing: calls to provisioned numbers', () => {
@@ -132,7 +149,7 @@ describe('Call Queuing: calls to provisioned numbers', () => {
     const { s } = await product();
     const c1 = s.engine.incomingCall('+15551001', CUSTOMER_NUMBER);
     await s.engine.advance(1);
-    const post = (fields: Record<string, string>) => s.form('/callqueue/callback', fields, null);
+    const post = (fields: Record<string, string>) => signedPost(s, fields);
     const genuine = {
       CallSid: c1.sid,
       AccountSid: ACCOUNT_A,
@@ -156,7 +173,7 @@ describe('Call Queuing: calls to provisioned numbers', () => {
       expect(res.status).toBe(400);
       expect(res.body.parameter).toBe(missing);
     }
-    // The genuine one is recorded (no credentials needed: the platform posts it).
+    // The genuine one is recorded (no credentials: the platform signs it with the account's key).
     expect((await post(genuine)).status).toBe(204);
     const customerSid = before[0].sid;
     const events = await s.json(`/callqueue/numbers/${customerSid}/events?CallSid=${c1.sid}`);
@@ -167,6 +184,81 @@ describe('Call Queuing: calls to provisioned numbers', () => {
       'in-progress',
       'in-progress',
     ]);
+  });
+});
+
+describe('Call Queuing: the callback reads only what the engine signed', () => {
+  it('refuses an unsigned callback, or one signed with another key, and records nothing', async () => {
+    const { s, customerSid } = await product();
+    const c1 = s.engine.incomingCall('+15551001', CUSTOMER_NUMBER);
+    await s.engine.advance(1);
+    const genuine = { CallSid: c1.sid, AccountSid: ACCOUNT_A, To: CUSTOMER_NUMBER, CallStatus: 'completed' };
+    const events = async () =>
+      (await s.json(`/callqueue/numbers/${customerSid}/events?CallSid=${c1.sid}`)).body.events.length;
+    const before = await events();
+    for (const key of [null, signingKeyOf(ACCOUNT_B), 'guess']) {
+      const refused = await signedPost(s, genuine, key);
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({ code: 20403, kind: 'invalid-signature' });
+    }
+    // Signed for other fields than those sent.
+    const url = `${BASE}/callqueue/callback`;
+    const tampered = await s.app.fetch(
+      new Request(url, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          'X-Twilio-Signature': webhookSignature(signingKeyOf(ACCOUNT_A), url, genuine),
+        },
+        body: new URLSearchParams({ ...genuine, CallDuration: '99999' }).toString(),
+      }),
+    );
+    expect(tampered.status).toBe(403);
+    expect(await events()).toBe(before);
+    expect((await signedPost(s, genuine)).status).toBe(204);
+    expect(await events()).toBe(before + 1);
+  });
+
+  it('accepts only known statuses and plain whole numbers, naming the field', async () => {
+    const { s } = await product();
+    const c1 = s.engine.incomingCall('+15551001', CUSTOMER_NUMBER);
+    await s.engine.advance(1);
+    const genuine = { CallSid: c1.sid, AccountSid: ACCOUNT_A, To: CUSTOMER_NUMBER, CallStatus: 'completed' };
+    for (const [field, value] of [
+      ['CallStatus', 'pwned<script>'],
+      ['SequenceNumber', '-1'],
+      ['SequenceNumber', '1e9'],
+      ['CallDuration', '-5'],
+      ['CallDuration', '99999999999'],
+      ['Timestamp', 'yesterday-ish'],
+    ] as const) {
+      const res = await signedPost(s, { ...genuine, [field]: value });
+      expect(res.status, `${field}=${value}`).toBe(400);
+      expect(res.body.parameter).toBe(field);
+    }
+    expect((await signedPost(s, { ...genuine, SequenceNumber: '3', CallDuration: '40' })).status).toBe(204);
+  });
+
+  it('records at most 20 status callbacks per call, then answers 429', async () => {
+    const { s, customerSid } = await product();
+    const c1 = s.engine.incomingCall('+15551001', CUSTOMER_NUMBER);
+    await s.engine.advance(1);
+    const genuine = {
+      CallSid: c1.sid,
+      AccountSid: ACCOUNT_A,
+      To: CUSTOMER_NUMBER,
+      CallStatus: 'in-progress',
+    };
+    let accepted = 0;
+    let last = 0;
+    for (let i = 0; i < 25; i++) {
+      last = (await signedPost(s, genuine)).status;
+      if (last === 204) accepted++;
+    }
+    expect(last).toBe(429);
+    const recorded = (await s.json(`/callqueue/numbers/${customerSid}/events?CallSid=${c1.sid}`)).body.events;
+    expect(recorded.filter((e: { type: string }) => e.type === 'status')).toHaveLength(20);
+    expect(accepted).toBeLessThan(20);
   });
 });
 

@@ -1,8 +1,9 @@
 import { createEngineApp } from '../../../src/api/engine-server.js';
+import { webhookSignature } from '../../../src/engine/signature.js';
 import type { RcmlHandler } from '../../../src/engine/types.js';
 import type { CallQueueStore } from '../../../src/store/callqueue/ports.js';
 import { createMemoryStore } from '../../../src/store/memory.js';
-import { ACCOUNT_A, ACCOUNT_B, account } from '../../store/fixtures.js';
+import { ACCOUNT_A, ACCOUNT_B, account, signingKeyOf } from '../../store/fixtures.js';
 import { AUTH_A, BASE } from '../harness.js';
 
 export const xml = (body: string): ReturnType<RcmlHandler> => ({
@@ -46,7 +47,11 @@ export async function callQueueServer(options: { callQueueStore?: CallQueueStore
     const res = await app.fetch(
       new Request(req.url, {
         method: req.method,
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          // Signed as the engine signs it over HTTP (in-process requests are not).
+          'X-Twilio-Signature': webhookSignature(signingKeyOf(req.params.AccountSid), req.url, req.params),
+        },
         body: new URLSearchParams(req.params).toString(),
       }),
     );

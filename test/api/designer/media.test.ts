@@ -29,6 +29,7 @@ describe('designer media', () => {
     for (const path of [`/projects/${sid}/media/hello.wav`, `/projects/${sid}/wavs/hello.wav`]) {
       const whole = await t.request(path);
       expect(whole.headers.get('content-type')).toBe('audio/wav');
+      expect(whole.headers.get('content-disposition')).toMatch(/^attachment; filename="hello\.wav"/);
       expect(new Uint8Array(await whole.arrayBuffer())).toEqual(wav);
     }
     const part = await t.request(`/projects/${sid}/media/hello.wav`, { headers: { Range: 'bytes=0-3' } });

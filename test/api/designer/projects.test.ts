@@ -99,6 +99,48 @@ describe('designer applications', () => {
     expect((await t.json(`/projects/${sid}`, t.send(wrongKind, 'PUT'))).status).toBe(400);
   });
 
+  it('answers a structure nested deeper than the stack with 422 naming where, not a 500', async () => {
+    const t = setup();
+    const sid = await t.create({ name: 'ivr', template: IVR });
+    const before = (await t.json(`/projects/${sid}`)).body;
+    const depth = 20_000;
+    const deep = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    const body = JSON.stringify(before).replace('"nodes":[', `"junk":${deep},"nodes":[`);
+    const refused = await t.json(`/projects/${sid}`, t.send(body, 'PUT'));
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('invalid-structure');
+    expect(refused.body.problems).toEqual([
+      { path: `junk${'.a'.repeat(63)}`, message: 'nested deeper than 64 levels' },
+    ]);
+    expect(t.errors).toEqual([]);
+  });
+
+  it('refuses to save a pattern the bounded regex engine cannot run, naming its path', async () => {
+    const t = setup();
+    const sid = await t.create({ name: 'ivr', template: IVR });
+    const before = (await t.json(`/projects/${sid}`)).body;
+    const lookahead = structuredClone(before);
+    lookahead.nodes[0].steps.unshift({
+      kind: 'control',
+      name: 'stepX',
+      conditions: [
+        { name: 'C1', operator: 'matches', matcher: { text: '$core_From', regex: '(?=\\+1)\\d+' } },
+      ],
+      conditionExpression: 'C1',
+      actions: [],
+    });
+    const refused = await t.json(`/projects/${sid}`, t.send(lookahead, 'PUT'));
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('invalid-structure');
+    expect(refused.body.problems).toEqual([
+      {
+        path: 'nodes[0].steps[0].conditions[0].matcher.regex',
+        message: expect.stringContaining('RE2 syntax'),
+      },
+    ]);
+    expect((await t.json(`/projects/${sid}`)).body).toEqual(before);
+  });
+
   it('builds on request and says what the linter thinks; refuses a wrong type', async () => {
     const t = setup();
     const sid = await t.create({ name: 'ivr', template: IVR });
