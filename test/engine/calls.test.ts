@@ -198,6 +198,15 @@ describe('inbound calls', () => {
     expect(h.notifications[0].code).toBe('21403');
   });
 
+  it('to a number with a leading space name it and hint at an unencoded plus', async () => {
+    const h = harness();
+    h.engine.incomingCall('+1', ' 15552222');
+    await h.engine.runUntilIdle();
+    expect(h.notifications[0].code).toBe('21403');
+    expect(h.notifications[0].message).toContain('" 15552222"');
+    expect(h.notifications[0].message).toContain('%2B');
+  });
+
   it('end completed when the caller hangs up, canceled if still ringing', async () => {
     const h = harness({ '/long': rcml('<Say loop="0">music</Say>'), '/ring': rcml('<Pause length="30"/>') });
     h.engine.setParty('+1', { hangupAfter: 7 });
