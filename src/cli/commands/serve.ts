@@ -365,7 +365,11 @@ export function registerServe(program: Command): void {
     }
     // Secrets are shown once, when the account is created: the store keeps only the token's hash.
     if (ensured.authToken !== undefined) lines.push(`auth token: ${ensured.authToken}`);
-    if (ensured.created) lines.push(`signing key: ${ensured.account.signingKey}`);
+    if (ensured.created) {
+      lines.push(
+        `signing key: ${ensured.account.signingKey} (signs webhooks' X-Twilio-Signature: validate with it, not the auth token)`,
+      );
+    }
     // Last, in one write, so a reader that sees the sid has everything.
     lines.push(`account sid: ${ensured.account.sid}`);
     process.stdout.write(`${lines.join('\n')}\n`);
