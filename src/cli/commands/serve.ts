@@ -345,6 +345,7 @@ export function registerServe(program: Command): void {
           baseUrl: server.baseUrl,
           project,
           key: resolve(options.project),
+          servedProjects: server.servedProjects,
         });
         controllerUrl = served.controllerUrl;
         lines.push(`application ${served.application.sid}: ${controllerUrl}`);
