@@ -47,7 +47,7 @@ function progressLine(p: LoadProgress): string {
     p.total === undefined
       ? ''
       : `[${'#'.repeat(Math.round((p.ended / p.total) * width)).padEnd(width, '.')}] `;
-  return `\r${bar}${p.started} started, ${p.ended} ended, ${p.callsPerSecond.toFixed(0)} calls/s, p95 ${p.p95.toFixed(1)} ms, ${p.errors} errors   `;
+  return `\r${bar}${p.started} started, ${p.ended} ended, ${p.callsPerSecond.toFixed(0)} calls/s, p99 ${p.p99.toFixed(1)} ms, ${p.errors} errors   `;
 }
 
 function threshold(value: string, previous: LoadThreshold[] = []): LoadThreshold[] {
