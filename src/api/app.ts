@@ -29,6 +29,7 @@ import {
   mountEnterpriseAreas,
 } from './enterprise/mount.js';
 import { enterprisesOpenApi } from './enterprise/openapi.js';
+import { mountHome } from './home.js';
 import { methodsAllowed } from './http/allow.js';
 import { basicAuth } from './http/auth.js';
 import { type AuthFailureOptions, limitAuthFailures } from './http/auth-failures.js';
@@ -327,6 +328,7 @@ export function createApp(options: AppOptions): Hono {
   sim.onError(handle);
   designer.app.onError(handle);
   mountOpenApi(app, base.path, () => base.full || undefined, CATALOGUED_AREAS);
+  mountHome(app, { ...base, console: options.console !== undefined });
   const allowed = methodsAllowed(app);
   app.notFound((c) => {
     const enterprise = enterpriseNotFound(c, base.path);

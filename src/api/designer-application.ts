@@ -6,6 +6,7 @@ import type { Engine } from '../engine/engine.js';
 import { API_VERSION } from '../engine/records.js';
 import type { Store } from '../store/ports.js';
 import type { ApplicationRecord } from '../store/types.js';
+import type { ServedProjects } from './console/served-projects.js';
 
 /** Options of {@link serveDesignerProject}. */
 export interface DesignerApplicationOptions {
@@ -23,6 +24,8 @@ export interface DesignerApplicationOptions {
   friendlyName?: string;
   /** Clock of `date_created`/`date_updated`. Default `Date.now`. */
   now?: () => number;
+  /** Where the web console finds the project (`EngineServer.servedProjects`) to list and draw it. */
+  servedProjects?: ServedProjects;
 }
 
 /** What {@link serveDesignerProject} registered. */
@@ -68,5 +71,10 @@ export async function serveDesignerProject(
     dateUpdated: existing?.dateUpdated ?? t,
   };
   await store.applications.put(application);
+  options.servedProjects?.add(options.accountSid, {
+    sid,
+    name: application.friendlyName,
+    project: options.project,
+  });
   return { application, controllerUrl };
 }

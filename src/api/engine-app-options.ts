@@ -13,6 +13,7 @@ import { engineRouting } from './callqueue/engine-routing.js';
 import type { CallOwners } from './cluster-forward.js';
 import type { ConsoleFeed } from './console/feed.js';
 import type { ConsoleOptions } from './console/routes.js';
+import type { ServedProjects } from './console/served-projects.js';
 import { SERVICE_PATH } from './designer/context.js';
 import { egressFetch } from './designer/egress-fetch.js';
 import { createDesignerService, type DesignerService } from './designer/service.js';
@@ -73,7 +74,7 @@ export interface EngineAppOptions {
    * The web console at `{base_url}/console` (docs/console.md): where its built front end is and
    * how long sessions last; `false` serves none. Default: served from this package's build.
    */
-  console?: Omit<ConsoleOptions, 'feed'> | false;
+  console?: Omit<ConsoleOptions, 'feed' | 'projects'> | false;
   /** In a cluster: who owns each live call, to forward live-call writes to the owner. */
   callOwners?: CallOwners;
   /**
@@ -99,6 +100,7 @@ export function appOptions(
   designer: DesignerService,
   readiness: ReturnType<typeof readinessOf>,
   feed: ConsoleFeed | undefined,
+  projects?: ServedProjects,
 ) {
   return {
     store: options.store,
@@ -110,7 +112,7 @@ export function appOptions(
     enterprise: options.enterprise,
     ops: { ...options.ops, readiness },
     rateLimit: options.accountLimits?.api,
-    console: options.console === false ? undefined : { ...options.console, feed },
+    console: options.console === false ? undefined : { ...options.console, feed, projects },
     callOwners: options.callOwners,
     changes: options.changes,
   };

@@ -12,6 +12,7 @@ import { createStoreSink, type StoreSink } from '../store/sink.js';
 import { storedSidDigits } from '../store/stored-sids.js';
 import { createApp } from './app.js';
 import { type ConsoleFeed, createConsoleFeed } from './console/feed.js';
+import { createServedProjects, type ServedProjects } from './console/served-projects.js';
 import type { DesignerService } from './designer/service.js';
 import { appOptions, closeOwned, designerOf, type EngineAppOptions } from './engine-app-options.js';
 import { createEngineControl } from './engine-control.js';
@@ -38,6 +39,8 @@ export interface EngineApp {
   callControl: CallControl;
   /** The Visual Designer service, whose controller the engine runs in process. */
   designer: DesignerService;
+  /** Projects run from a file that the console lists (give it to `serveDesignerProject`). */
+  servedProjects?: ServedProjects;
   /** `{base_url}` of links and recording URLs; undefined until known (see `setBaseUrl`). */
   readonly baseUrl: string | undefined;
   /**
@@ -62,6 +65,8 @@ export interface EngineServer {
   callControl: CallControl;
   /** The Visual Designer service, whose controller the engine runs in process. */
   designer: DesignerService;
+  /** Projects run from a file that the console lists (give it to `serveDesignerProject`). */
+  servedProjects?: ServedProjects;
   /** Closes the engine (ending live calls; `graceMs`: see `Engine.close`), then the server, then the store. */
   close(options?: { graceMs?: number }): Promise<void>;
   /**
@@ -130,6 +135,8 @@ interface StoredEngine {
   liveCalls?: LiveCallCounter;
   /** What the web console streams, when it is served. */
   feed?: ConsoleFeed;
+  /** Projects run from a file, for the console (when it is served). */
+  projects?: ServedProjects;
 }
 
 /** The engine's call control, held to the account limits and closed to new calls while draining. */
@@ -229,7 +236,8 @@ async function buildEngine(options: EngineAppOptions, baseUrl: () => string): Pr
       await sink.settled();
     }
   };
-  return { engine, close, liveCalls, feed, written: (callSid) => stored.written(callSid) };
+  const projects = feed ? createServedProjects() : undefined;
+  return { engine, close, liveCalls, feed, projects, written: (callSid) => stored.written(callSid) };
 }
 
 /**
@@ -252,7 +260,7 @@ export async function createEngineApp(options: EngineAppOptions & { baseUrl?: st
     baseUrl = url;
     designer.attach(url);
     return createApp({
-      ...appOptions(options, engine, callControl, designer, readiness, stored.feed),
+      ...appOptions(options, engine, callControl, designer, readiness, stored.feed, stored.projects),
       baseUrl: url,
     });
   };
@@ -271,6 +279,7 @@ export async function createEngineApp(options: EngineAppOptions & { baseUrl?: st
     engine,
     callControl,
     designer,
+    servedProjects: stored.projects,
     get baseUrl() {
       return baseUrl;
     },
@@ -315,7 +324,7 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     server = await startServer({
-      ...appOptions(options, engine, callControl, designer, readiness, stored.feed),
+      ...appOptions(options, engine, callControl, designer, readiness, stored.feed, stored.projects),
       host: options.host ?? '127.0.0.1',
       port: options.port ?? 0,
       baseUrl: options.baseUrl,
@@ -348,6 +357,7 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
     engine,
     callControl,
     designer,
+    servedProjects: stored.projects,
     close: (closeOptions) => {
       closing ??= close(closeOptions);
       return closing;

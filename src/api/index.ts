@@ -56,3 +56,4 @@ export {
   startServer,
   type TlsOptions,
 } from './server.js';
+export * from './webhooks/index.js';

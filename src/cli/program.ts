@@ -18,11 +18,34 @@ export const packageVersion: string = createRequire(import.meta.url)('../../pack
 /** Exit status of a usage error, whether commander or the command itself finds it. */
 export const USAGE_EXIT_CODE = 2;
 
+/** `rcml serve`, `rcml account rotate-token`: the command as typed. */
+function pathOf(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/**
+ * What follows a usage error: the command's one-line usage (what a missing argument needs) and
+ * where every option is described, not the whole option list.
+ */
+function usageHint(command: Command): string {
+  const path = pathOf(command);
+  return `Usage: ${path} ${command.usage()}\nRun '${path} --help' for every option.`;
+}
+
+/** Sets the usage hint on a command and on each of its sub-commands. */
+function hintAfterErrors(command: Command): void {
+  command.showHelpAfterError(usageHint(command));
+  for (const sub of command.commands) hintAfterErrors(sub);
+}
+
 /**
  * Builds the `rcml` command. Each sub-command lives in its own file under `commands/`.
- * A usage error prints the error and then the usage of the command it concerns: commander does
- * this for its own errors (missing argument, unknown option, invalid value), and a command that
- * finds one itself (an unreadable file) ends with exit code 2, after which its usage is printed.
+ * A usage error prints the error, then the one-line usage of the command it concerns and the
+ * `--help` that lists its options: commander does this for its own errors (missing argument,
+ * unknown option, invalid value), and a command that finds one itself (an unreadable file) ends
+ * with exit code 2, after which the same lines are printed.
  */
 export function createProgram(): Command {
   const program = new Command('rcml')
@@ -30,7 +53,6 @@ export function createProgram(): Command {
       'RCML engine: validate RCML, compile Visual Designer projects, simulate calls, serve the REST API',
     )
     .version(packageVersion, '-V, --version', 'print the version')
-    .showHelpAfterError()
     .exitOverride();
   registerValidate(program);
   registerSimulate(program);
@@ -43,11 +65,10 @@ export function createProgram(): Command {
   registerPrune(program);
   registerEnterprise(program);
   registerAccount(program);
+  hintAfterErrors(program);
   program.hook('postAction', (_program, command) => {
     if (process.exitCode !== USAGE_EXIT_CODE) return;
-    const output = command.configureOutput();
-    output.writeErr?.('\n');
-    command.outputHelp({ error: true });
+    command.configureOutput().writeErr?.(`${usageHint(command)}\n`);
   });
   return program;
 }

@@ -20,7 +20,7 @@ import { HandlerRegistry } from './handlers.js';
 import { prepareScript } from './interpreter.js';
 import { modifyLiveCall } from './modify-call.js';
 import type { ModifyCallInput } from './modify-call-schema.js';
-import { splitTarget } from './params.js';
+import { quoteReceived, splitTarget } from './params.js';
 import { type EngineQueueOptions, QueueService } from './queues/service.js';
 import type { CallRecord, RecordSink } from './records.js';
 import { redactingListener } from './redact-events.js';
@@ -236,7 +236,12 @@ export class Engine {
     const call = new Call(this.rt, inboundSetup(this.rt, record, from, number, options));
     this.rt.live.set(record.sid, call);
     if (!number) {
-      this.rt.notify(record.sid, 'engine.unknown-number', 0, `no voice configuration for number '${to}'`);
+      this.rt.notify(
+        record.sid,
+        'engine.unknown-number',
+        0,
+        `no voice configuration for number ${quoteReceived(to)}`,
+      );
       call.end('failed', 'engine');
       return record;
     }

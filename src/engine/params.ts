@@ -146,3 +146,16 @@ export function splitTarget(to: string): { address: string; headers?: Record<str
   for (const [k, v] of new URLSearchParams(to.slice(q + 1))) headers[k] = v;
   return { address: to.slice(0, q), headers };
 }
+
+/**
+ * A received address as an error message quotes it (JSON string, at most 40 characters), with
+ * the likely cause when it starts with a space: a `+` sent unencoded in a form body, which the
+ * form encoding reads as a space (`curl -d To=+1555...`).
+ */
+export function quoteReceived(value: string): string {
+  const shown = value.length > 40 ? `${value.slice(0, 40)}...` : value;
+  const hint = /^ [0-9]/.test(value)
+    ? "; a leading space is a '+' sent unencoded in a form body: send %2B (curl --data-urlencode)"
+    : '';
+  return `${JSON.stringify(shown)}${hint}`;
+}

@@ -15,7 +15,13 @@ import {
 } from './records.js';
 import type { EngineSettings } from './settings.js';
 import type { SidGenerator } from './sids.js';
-import type { DefaultParty, EngineEventListener, PartyBehaviour, RequestKind } from './types.js';
+import {
+  type DefaultParty,
+  type EngineEventListener,
+  type PartyBehaviour,
+  RESPONSE_BODY_CAP,
+  type RequestKind,
+} from './types.js';
 
 const PARSE_CACHE_SIZE = 256;
 const URL_CACHE_SIZE = 1024;
@@ -227,7 +233,17 @@ export class Runtime<C extends LiveCall = LiveCall> {
     const answer = work instanceof Promise ? work : nextTurn(work);
     const logged = answer.then((res) => {
       const at = this.clock.now();
-      listener({ type: 'response', id, at, callSid, kind, url, status: res.status, error: res.error });
+      listener({
+        type: 'response',
+        id,
+        at,
+        callSid,
+        kind,
+        url,
+        status: res.status,
+        error: res.error,
+        ...answerText(res),
+      });
       return res;
     });
     return this.clock.track(logged);
@@ -257,4 +273,11 @@ export class Runtime<C extends LiveCall = LiveCall> {
     };
     this.sink.notification?.(record);
   }
+}
+
+/** The text of an answer as a `response` event carries it: capped, none for binary media. */
+function answerText(res: FetchResult): { contentType?: string; body?: string; bodyTruncated?: boolean } {
+  if (typeof res.body !== 'string' || res.body === '') return {};
+  if (res.body.length <= RESPONSE_BODY_CAP) return { contentType: res.contentType, body: res.body };
+  return { contentType: res.contentType, body: res.body.slice(0, RESPONSE_BODY_CAP), bodyTruncated: true };
 }

@@ -3,6 +3,9 @@ import type { EngineQueueEvent } from './queues/events.js';
 import type { CallDirection, CallEndedBy, CallRecord, CallStatus } from './records.js';
 import type { VerbDetails } from './verb-details.js';
 
+/** Most characters of an answer's text a `response` event carries (a web console shows them). */
+export const RESPONSE_BODY_CAP = 4096;
+
 /** What kind of request the engine made: the first document, an action, a status callback... */
 export type RequestKind =
   | 'rcml'
@@ -162,6 +165,15 @@ export type EngineEvent =
       /** HTTP status, 0 for an I/O error. */
       status: number;
       error?: string;
+      /** The answer's content type, when it had a body. */
+      contentType?: string;
+      /**
+       * The answer's text (the RCML document...), its first {@link RESPONSE_BODY_CAP}
+       * characters; none for binary media or an empty answer.
+       */
+      body?: string;
+      /** Whether `body` was cut at the cap. */
+      bodyTruncated?: boolean;
     }
   /** Party input; `heard` when a verb was listening (it may still go unused: `input-discarded`). */
   | { type: 'input'; at: number; callSid: string; input: PartyInput; heard: boolean }

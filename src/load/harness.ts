@@ -4,7 +4,7 @@ import type { HttpFetcherOptions } from '../engine/fetcher.js';
 import type { EngineEvent, PartyBehaviour } from '../engine/types.js';
 import type { HttpMethod } from '../rcml/model.js';
 import type { LoadReport, LoadSecond } from './report.js';
-import { percentile, SampleGroups, summarize } from './stats.js';
+import { LatencyHistogram, percentile, SampleGroups } from './stats.js';
 
 /** Options of `runLoad`. */
 export interface LoadOptions {
@@ -47,7 +47,8 @@ export interface LoadProgress {
   /** Calls to start in all, when known. */
   total: number | undefined;
   callsPerSecond: number;
-  p95: number;
+  /** p99 latency of the last seconds (ms). */
+  p99: number;
   errors: number;
   wallSeconds: number;
 }
@@ -105,7 +106,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const lag = monitorEventLoopDelay({ resolution: 10 });
   lag.enable();
 
-  const all: number[] = [];
+  const all = new LatencyHistogram();
   const byPath = new SampleGroups();
   const byKind = new SampleGroups();
   const pending = new Map<number, { t: number; path: string; kind: string }>();
@@ -113,7 +114,17 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const notifications: Record<string, number> = {};
   const samples: string[] = [];
   const statuses: Record<string, number> = {};
-  const seconds: Array<LoadSecond & { latencies: number[] }> = [];
+  // A second's latencies are kept only while it is one of the last three (the progress line
+  // reads them); then its percentiles are computed and the samples dropped: memory stays flat.
+  const seconds: Array<LoadSecond & { latencies?: number[] }> = [];
+  let summarized = 0;
+  const summarizeSecond = (sec: LoadSecond & { latencies?: number[] }): void => {
+    if (!sec.latencies) return;
+    const sorted = Float64Array.from(sec.latencies).sort();
+    sec.p50 = Math.round(percentile(sorted, 50) * 1000) / 1000;
+    sec.p99 = Math.round(percentile(sorted, 99) * 1000) / 1000;
+    sec.latencies = undefined;
+  };
   let started = 0;
   let ended = 0;
   let dropped = 0;
@@ -121,8 +132,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   let heapMax = process.memoryUsage().heapUsed;
   let totalErrors = 0;
 
-  const bucket = (): LoadSecond & { latencies: number[] } => {
-    const s = Math.floor((performance.now() - wall0) / 1000);
+  // The timeline's seconds: of wall time, or of the engine's clock when it is virtual (set below).
+  let elapsedSeconds = (): number => (performance.now() - wall0) / 1000;
+  const bucket = (): LoadSecond & { latencies?: number[] } => {
+    const s = Math.floor(elapsedSeconds());
     while (seconds.length <= s) {
       seconds.push({
         second: seconds.length,
@@ -131,10 +144,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
         requests: 0,
         errors: 0,
         p50: 0,
-        p95: 0,
+        p99: 0,
         latencies: [],
       });
     }
+    while (summarized < s - 2) summarizeSecond(seconds[summarized++]!);
     return seconds[s]!;
   };
   const countError = (kind: string, sample?: string): void => {
@@ -155,12 +169,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       if (!p) return;
       pending.delete(e.id);
       const ms = performance.now() - p.t;
-      all.push(ms);
+      all.add(ms);
       byPath.add(p.path, ms);
       byKind.add(p.kind, ms);
       const b = bucket();
       b.requests++;
-      b.latencies.push(ms);
+      b.latencies?.push(ms);
       const kind = errorKind(e.status, e.error);
       if (kind) countError(kind, `${kind}: ${e.url}${e.error ? ` (${e.error})` : ` HTTP ${e.status}`}`);
     } else if (e.type === 'call-status' && e.direction === topLevel && FINAL.has(e.status)) {
@@ -197,6 +211,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   }
 
   const t0 = clock.now();
+  if (clock.kind === 'virtual') elapsedSeconds = () => (clock.now() - t0) / 1000;
   let stopping = false;
   let arrivalsOver = false;
   const more = (): boolean =>
@@ -279,14 +294,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
 
   const progress = (): LoadProgress => {
     const wall = (performance.now() - wall0) / 1000;
-    const recent = seconds.slice(-3).flatMap((s) => s.latencies);
+    const recent = seconds.slice(-3).flatMap((s) => s.latencies ?? []);
     return {
       started,
       ended,
       live,
       total,
       callsPerSecond: wall > 0 ? ended / wall : 0,
-      p95: percentile(Float64Array.from(recent).sort(), 95),
+      p99: percentile(Float64Array.from(recent).sort(), 99),
       errors: totalErrors,
       wallSeconds: wall,
     };
@@ -336,14 +351,19 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       started,
       ended,
       dropped,
+      ...(dropped > 0
+        ? {
+            droppedReason: `an arrival found ${concurrency} calls live (--concurrency ${concurrency} at --rate ${options.rate}/s): raise the concurrency or lower the rate`,
+          }
+        : {}),
       perSecond: wallSeconds > 0 ? Math.round((ended / wallSeconds) * 10) / 10 : 0,
       statuses,
     },
     requests: {
-      total: all.length,
-      perSecond: wallSeconds > 0 ? Math.round((all.length / wallSeconds) * 10) / 10 : 0,
+      total: all.count,
+      perSecond: wallSeconds > 0 ? Math.round((all.count / wallSeconds) * 10) / 10 : 0,
     },
-    latency: { all: summarize(all), byPath: byPath.summaries(), byKind: byKind.summaries() },
+    latency: { all: all.summary(), byPath: byPath.summaries(), byKind: byKind.summaries() },
     errors: { total: totalErrors, byKind: errors, notifications, samples },
     engine: {
       cpuPercent: wallSeconds > 0 ? Math.round((cpuMs / 10 / wallSeconds) * 10) / 10 : 0,
@@ -352,13 +372,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       heapUsedMaxMb: Math.round((heapMax / 1048576) * 10) / 10,
       eventLoopLag: { p50: lagMs(lag.percentile(50)), p99: lagMs(lag.percentile(99)), max: lagMs(lag.max) },
     },
-    timeline: seconds.map(({ latencies, ...s }) => {
-      const sorted = Float64Array.from(latencies).sort();
-      return {
-        ...s,
-        p50: Math.round(percentile(sorted, 50) * 1000) / 1000,
-        p95: Math.round(percentile(sorted, 95) * 1000) / 1000,
-      };
+    timeline: seconds.map((sec) => {
+      summarizeSecond(sec);
+      const { latencies: _, ...s } = sec;
+      return s;
     }),
   };
 }

@@ -16,17 +16,34 @@ const W = 720;
 const H = 220;
 const PAD = { left: 56, right: 16, top: 16, bottom: 32 };
 
+/** A round step for about four grid lines up to `max`: 1, 2, 2.5 or 5 times a power of ten. */
+export function niceStep(max: number): number {
+  const raw = Math.max(max, 1e-9) / 4;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].find((m) => m * power >= raw) ?? 10;
+  return step * power;
+}
+
 /** A line chart as inline SVG: one polyline per series over the run's seconds. */
-function lineChart(title: string, unit: string, seconds: LoadSecond[], series: Series[]): string {
+function lineChart(
+  title: string,
+  unit: string,
+  seconds: LoadSecond[],
+  series: Series[],
+  axis: string,
+): string {
   const n = Math.max(seconds.length, 1);
-  const max = Math.max(1, ...series.flatMap((s) => s.values));
+  const step = niceStep(Math.max(...series.flatMap((s) => s.values), 0));
+  const max = step * Math.max(1, Math.ceil(Math.max(...series.flatMap((s) => s.values), 0) / step));
   const x = (i: number): number =>
     PAD.left + (n === 1 ? (W - PAD.left - PAD.right) / 2 : (i * (W - PAD.left - PAD.right)) / (n - 1));
   const y = (v: number): number => PAD.top + (1 - v / max) * (H - PAD.top - PAD.bottom);
-  const grid = [0, 0.25, 0.5, 0.75, 1]
-    .map((f) => {
-      const v = max * f;
-      return `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(v)}" y2="${y(v)}" class="grid"/><text x="${PAD.left - 6}" y="${y(v) + 4}" class="tick" text-anchor="end">${v >= 100 ? v.toFixed(0) : v.toFixed(1)}</text>`;
+  const lines = Math.round(max / step);
+  const grid = Array.from({ length: lines + 1 }, (_, i) => i * step)
+    .map((v) => {
+      // Round steps print without float noise: 0.25, 2.5, 50.
+      const label = Number(v.toPrecision(6)).toString();
+      return `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(v)}" y2="${y(v)}" class="grid"/><text x="${PAD.left - 6}" y="${y(v) + 4}" class="tick" text-anchor="end">${label}</text>`;
     })
     .join('');
   const ticks = seconds
@@ -36,7 +53,7 @@ function lineChart(title: string, unit: string, seconds: LoadSecond[], series: S
         `<text x="${x(s.second)}" y="${H - PAD.bottom + 16}" class="tick" text-anchor="middle">${s.second}s</text>`,
     )
     .join('');
-  const lines = series
+  const polylines = series
     .map((s) => {
       const points = s.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
       const dots =
@@ -50,7 +67,7 @@ function lineChart(title: string, unit: string, seconds: LoadSecond[], series: S
         `<rect x="${PAD.left + i * 150}" y="${H - 10}" width="10" height="10" fill="${s.color}"/><text x="${PAD.left + 14 + i * 150}" y="${H - 1}" class="tick">${esc(s.name)}</text>`,
     )
     .join('');
-  return `<figure><figcaption>${esc(title)} (${esc(unit)})</figcaption><svg viewBox="0 0 ${W} ${H + 12}" width="${W}" height="${H + 12}" role="img" aria-label="${esc(title)}">${grid}${ticks}${lines}${legend}</svg></figure>`;
+  return `<figure><figcaption>${esc(title)} (${esc(unit)}, over ${esc(axis)})</figcaption><svg viewBox="0 0 ${W} ${H + 12}" width="${W}" height="${H + 12}" role="img" aria-label="${esc(title)}">${grid}${ticks}${polylines}${legend}</svg></figure>`;
 }
 
 function latencyTable(title: string, rows: Record<string, LatencySummary>): string {
@@ -74,11 +91,13 @@ function counts(title: string, rows: Record<string, number>): string {
 /** The report as one self-contained HTML page (inline CSS and SVG charts, no script, no network). */
 export function loadReportHtml(r: LoadReport): string {
   const t = r.timeline;
+  const axis = r.clock === 'virtual' ? 'virtual seconds of the engine clock' : 'seconds of wall time';
   const lag = r.engine.eventLoopLag;
   const summary = [
     ['calls started', r.calls.started],
     ['calls ended', r.calls.ended],
     ['calls dropped', r.calls.dropped],
+    ...(r.calls.droppedReason ? [['why dropped', r.calls.droppedReason]] : []),
     ['calls/s', r.calls.perSecond],
     ['requests/s', r.requests.perSecond],
     ['p50 / p99 latency', `${r.latency.all.p50.toFixed(1)} / ${r.latency.all.p99.toFixed(1)} ms`],
@@ -107,16 +126,28 @@ figure{margin:16px 0}figcaption{font-weight:600;margin-bottom:4px}
 <h1>rcml load report</h1>
 <div class="meta">${esc(r.target)} &middot; ${r.direction} &middot; ${r.clock} clock &middot; ${r.wallSeconds} s${r.interrupted ? ' &middot; <strong>interrupted</strong>' : ''}</div>
 <div class="cards">${summary}</div>
-${lineChart('Webhook latency over time', 'ms', t, [
-  { name: 'p50', color: '#1f77b4', values: t.map((s) => s.p50) },
-  { name: 'p95', color: '#d62728', values: t.map((s) => s.p95) },
-])}
-${lineChart('Throughput', 'per second', t, [
-  { name: 'requests', color: '#2ca02c', values: t.map((s) => s.requests) },
-  { name: 'calls started', color: '#ff7f0e', values: t.map((s) => s.callsStarted) },
-  { name: 'calls ended', color: '#9467bd', values: t.map((s) => s.callsEnded) },
-  { name: 'errors', color: '#d62728', values: t.map((s) => s.errors) },
-])}
+${lineChart(
+  'Webhook latency over time',
+  'ms',
+  t,
+  [
+    { name: 'p50', color: '#1f77b4', values: t.map((s) => s.p50) },
+    { name: 'p99', color: '#d62728', values: t.map((s) => s.p99) },
+  ],
+  axis,
+)}
+${lineChart('Webhook requests', 'per second', t, [{ name: 'requests', color: '#2ca02c', values: t.map((s) => s.requests) }], axis)}
+${lineChart(
+  'Calls and errors',
+  'per second',
+  t,
+  [
+    { name: 'calls started', color: '#ff7f0e', values: t.map((s) => s.callsStarted) },
+    { name: 'calls ended', color: '#9467bd', values: t.map((s) => s.callsEnded) },
+    { name: 'errors', color: '#d62728', values: t.map((s) => s.errors) },
+  ],
+  axis,
+)}
 ${latencyTable('Latency by request kind', { all: r.latency.all, ...r.latency.byKind })}
 ${latencyTable('Latency by URL path', r.latency.byPath)}
 ${counts('Final call statuses', r.calls.statuses)}

@@ -1,6 +1,6 @@
 import type { LatencySummary } from './stats.js';
 
-/** One second of a load run (wall time from the start). */
+/** One second of a load run, from its start: of wall time, or of virtual time on a virtual clock. */
 export interface LoadSecond {
   second: number;
   callsStarted: number;
@@ -9,7 +9,7 @@ export interface LoadSecond {
   errors: number;
   /** Latency of the requests answered in this second (ms). */
   p50: number;
-  p95: number;
+  p99: number;
 }
 
 /** What `runLoad` measured. Latencies in milliseconds, rates per wall-clock second. */
@@ -27,6 +27,8 @@ export interface LoadReport {
     ended: number;
     /** Arrivals not started because `concurrency` calls were live (with `rate`). */
     dropped: number;
+    /** Why calls were dropped, when some were. */
+    droppedReason?: string;
     perSecond: number;
     /** Final statuses of the calls started (live ones at an interruption: as they were). */
     statuses: Record<string, number>;
@@ -67,6 +69,7 @@ export function formatLoadReport(r: LoadReport): string {
     `rcml load ${r.target} (${r.direction}, ${r.clock} clock)${r.interrupted ? ' - interrupted' : ''}`,
     `  calls: ${r.calls.started} started, ${r.calls.ended} ended, ${r.calls.dropped} dropped; ` +
       `${r.calls.perSecond.toFixed(1)} calls/s over ${r.wallSeconds.toFixed(2)} s`,
+    ...(r.calls.droppedReason ? [`  dropped: ${r.calls.droppedReason}`] : []),
     `  statuses: ${
       Object.entries(r.calls.statuses)
         .map(([k, v]) => `${k} ${v}`)
@@ -74,7 +77,7 @@ export function formatLoadReport(r: LoadReport): string {
     }`,
     `  requests: ${r.requests.total} (${r.requests.perSecond.toFixed(1)}/s)`,
     '',
-    '  latency                 count      p50      p90      p99      max',
+    '  latency (ms)            count      p50      p90      p99      max',
   ];
   const row = (name: string, s: LatencySummary): string =>
     `  ${name.padEnd(22).slice(0, 22)} ${String(s.count).padStart(6)} ${[s.p50, s.p90, s.p99, s.max]

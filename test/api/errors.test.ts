@@ -30,6 +30,21 @@ describe('error bodies in the platform shape', () => {
     expect(unknown.body).toMatchObject({ code: 20404, status: 404, more_info: 'docs/errors.md#20404' });
   });
 
+  it('quotes the To received and hints at %2B when a form body sent its + unencoded', async () => {
+    const { json, form: setupForm } = await setup();
+    const res = await json(`${ROOT_A}/Calls.json`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'From=%2B15550100&To=+15552222&Url=http%3A%2F%2Fx%2F',
+    });
+    expect(res.body).toMatchObject({ code: 21211, parameter: 'To' });
+    const message = (res.body as { message: string }).message;
+    expect(message).toContain('received " 15552222"');
+    expect(message).toContain('send %2B (curl --data-urlencode)');
+    const other = await json(`${ROOT_A}/Calls.json`, setupForm({ From: '+1', To: 'nope', Url: 'http://x/' }));
+    expect((other.body as { message: string }).message).toMatch(/received "nope"$/);
+  });
+
   it('answers XML on .xml paths', async () => {
     const { request } = await setup();
     const res = await request(`${ROOT_A}/Calls/CA${'0'.repeat(32)}.xml`);

@@ -84,12 +84,19 @@ describe('rcml program', () => {
     [['serve', '--number', '+15550100'], 'serve', 'give one'],
     [['serve', '--project', MISSING], 'serve', 'no such file'],
     [['serve', '--port', 'http'], 'serve', "'--port <port>' argument 'http' is invalid"],
-  ])('a usage error of %j prints the error, then the usage of rcml %s', async (args, command, message) => {
-    const { err, exit } = await run(args);
-    // 2 when the command finds it; commander's own errors end with 1, which main.ts exits as 2.
-    const foundByCommander = /missing required|is invalid|unknown option|too many|expected/.test(message);
-    expect(exit).toBe(foundByCommander ? 1 : 2);
-    expect(err).toContain(message);
-    expect(err.indexOf(`Usage: rcml ${command} `)).toBeGreaterThan(err.indexOf(message));
-  });
+  ])(
+    'a usage error of %j prints the error, then the one-line usage of rcml %s and its --help',
+    async (args, command, message) => {
+      const { err, exit } = await run(args);
+      // 2 when the command finds it; commander's own errors end with 1, which main.ts exits as 2.
+      const foundByCommander = /missing required|is invalid|unknown option|too many|expected/.test(message);
+      expect(exit).toBe(foundByCommander ? 1 : 2);
+      expect(err).toContain(message);
+      expect(err.indexOf(`Usage: rcml ${command} `)).toBeGreaterThan(err.indexOf(message));
+      expect(err).toContain(`Run 'rcml ${command} --help' for every option.`);
+      // Not the whole option list: the error stays in sight.
+      expect(err).not.toContain('Options:');
+      expect(err.trim().split('\n').length).toBeLessThanOrEqual(4);
+    },
+  );
 });

@@ -208,6 +208,63 @@ describe('rcml serve drain on SIGTERM', () => {
     }
   });
 
+  it('on a virtual clock without --drain-seconds, ends the live calls at once: they move only through /sim/Advance', async () => {
+    const data = tempDir();
+    const app = await appServer('<Pause length="600"/>');
+    const s = await serve(['--data', data, '--clock', 'virtual', '--log-format', 'json']);
+    const created = (await (
+      await post(`${s.url}${CALLS}`, { From: '+1555', To: '+1666', Url: app })
+    ).json()) as {
+      sid: string;
+    };
+    await post(`${s.url}/sim/Advance`, { Seconds: '5' });
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    expect(await s.logged(/draining/)).toContain('"drainSeconds":0');
+    expect(s.log()).toMatch(/drain time over: ending the live calls/);
+    const store = await openSqliteStore({ dir: data });
+    try {
+      expect(await store.calls.get(ACCOUNT, created.sid)).toMatchObject({ status: 'completed', duration: 5 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('started by npm, stops like on SIGTERM once npm is gone (npx passes the signal to a shell only)', async () => {
+    const data = tempDir();
+    // The shell stands for npm exec's: it runs the server as a child and does not exec it.
+    const shell = spawn(
+      'sh',
+      [
+        '-c',
+        '"$0" --import tsx "$1" serve --port 0 --data "$2" --clock virtual --log-format json; true',
+        process.execPath,
+        MAIN,
+        data,
+      ],
+      {
+        env: { ...process.env, npm_command: 'exec', RCML_ACCOUNT_SID: ACCOUNT, RCML_AUTH_TOKEN: TOKEN },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    children.push(shell);
+    let out = '';
+    let err = '';
+    shell.stdout?.on('data', (d) => {
+      out += d;
+    });
+    const closed = new Promise<void>((resolve) => shell.stderr?.on('end', resolve));
+    shell.stderr?.on('data', (d) => {
+      err += d;
+      if (/"msg":"listening"/.test(err) && shell.exitCode === null) shell.kill('SIGKILL');
+    });
+    // The server holds the pipes until it exits; they close once it has stopped by itself.
+    await closed;
+    expect(out).toContain('account sid: AC');
+    expect(err).toContain('"reason":"npm, which started the server, exited"');
+    expect(err).toMatch(/"msg":"stopped"/);
+  });
+
   it('exits within its drain time while a webhook is still dripping: the call closed, its fetch aborted', async () => {
     // One byte every 50 ms: the webhook would hold the request until the 15 s fetch deadline.
     const hostile = await startHostileServer({ dripMs: 50 });

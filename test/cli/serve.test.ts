@@ -55,6 +55,9 @@ describe('rcml serve', () => {
     const token = /auth token: ([0-9a-f]{32})/.exec(first.out)?.[1] as string;
     expect(sid).toBeDefined();
     expect(token).toBeDefined();
+    expect(first.out).toMatch(
+      /signing key: [0-9a-f]{32} \(signs webhooks' X-Twilio-Signature: validate with it, not the auth token\)/,
+    );
     const auth = { Authorization: `Basic ${Buffer.from(`${sid}:${token}`).toString('base64')}` };
     const res = await fetch(`${first.url}/platform/2012-04-24/Accounts/${sid}/Calls.json`, { headers: auth });
     expect(res.status).toBe(200);

@@ -74,7 +74,7 @@ describe('rcml simulate', () => {
     expect(code).toBe(2);
     expect(err).toMatch(
       new RegExp(
-        `^rcml simulate: cannot read ${missing}: no such file\n\nUsage: rcml simulate \\[options\\] <scenario>\n`,
+        `^rcml simulate: cannot read ${missing}: no such file\nUsage: rcml simulate \\[options\\] <scenario>\n`,
       ),
     );
   });

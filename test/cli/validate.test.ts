@@ -32,6 +32,18 @@ describe('rcml validate', () => {
     ]);
   });
 
+  it('with strict, exits 1 on warnings: a misspelt verb, an invalid attribute', async () => {
+    const sey = file('sey.xml', '<Response><Sey>Hi</Sey></Response>');
+    expect((await validateFiles([sey])).exitCode).toBe(0);
+    const strict = await validateFiles([sey], undefined, true);
+    expect(strict.exitCode).toBe(1);
+    expect(strict.lines).toEqual([
+      `${sey}:1:11 warning rcml.unknown-verb unknown verb <Sey> (skipped at run time)`,
+    ]);
+    expect((await validateFiles([warn], undefined, true)).exitCode).toBe(1);
+    expect((await validateFiles([good], undefined, true)).exitCode).toBe(0);
+  });
+
   it('exits 1 when any file has errors', async () => {
     const outcome = await validateFiles([good, bad]);
     expect(outcome.exitCode).toBe(1);

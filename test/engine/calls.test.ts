@@ -198,6 +198,29 @@ describe('inbound calls', () => {
     expect(h.notifications[0].code).toBe('21403');
   });
 
+  it("carry each answer's text in their response events, capped, for a console to show", async () => {
+    const long = `<Response><Say>${'a'.repeat(5000)}</Say></Response>`;
+    const h = harness({ '/in': rcml('<Redirect>/long</Redirect>'), '/long': long });
+    await callIn(h, '/in');
+    const responses = h.events.filter((e) => e.type === 'response');
+    expect(responses[0]).toMatchObject({
+      status: 200,
+      contentType: 'text/xml',
+      body: '<Response><Redirect>/long</Redirect></Response>',
+    });
+    expect(responses[0]).not.toHaveProperty('bodyTruncated');
+    expect(responses[1]).toMatchObject({ bodyTruncated: true, body: long.slice(0, 4096) });
+  });
+
+  it('to a number with a leading space name it and hint at an unencoded plus', async () => {
+    const h = harness();
+    h.engine.incomingCall('+1', ' 15552222');
+    await h.engine.runUntilIdle();
+    expect(h.notifications[0].code).toBe('21403');
+    expect(h.notifications[0].message).toContain('" 15552222"');
+    expect(h.notifications[0].message).toContain('%2B');
+  });
+
   it('end completed when the caller hangs up, canceled if still ringing', async () => {
     const h = harness({ '/long': rcml('<Say loop="0">music</Say>'), '/ring': rcml('<Pause length="30"/>') });
     h.engine.setParty('+1', { hangupAfter: 7 });

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { percentile, runLoad, summarize } from '../../src/load/index.js';
+import { niceStep } from '../../src/load/html.js';
+import { formatLoadReport, loadReportHtml, percentile, runLoad, summarize } from '../../src/load/index.js';
+import { LatencyHistogram } from '../../src/load/stats.js';
 import { startApp, type TestApp } from './app.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
@@ -20,6 +22,26 @@ describe('percentiles', () => {
     expect(percentile([5], 99)).toBe(5);
     expect(percentile([], 50)).toBe(0);
     expect(summarize([3, 1, 2, 10])).toEqual({ count: 4, mean: 4, p50: 2, p90: 10, p99: 10, max: 10 });
+  });
+
+  it('from a streaming histogram: within 0.1% of the exact ones, exact count, mean and max, in constant memory', () => {
+    const values = Array.from({ length: 100_000 }, (_, i) => ((i * 7919) % 100_000) / 100 + 0.5);
+    const histogram = new LatencyHistogram();
+    for (const v of values) histogram.add(v);
+    const exact = summarize(values);
+    const streamed = histogram.summary();
+    expect(streamed.count).toBe(exact.count);
+    expect(streamed.max).toBe(exact.max);
+    expect(streamed.mean).toBeCloseTo(exact.mean, 6);
+    for (const p of ['p50', 'p90', 'p99'] as const) {
+      expect(Math.abs(streamed[p] - exact[p]) / exact[p]).toBeLessThan(0.001);
+    }
+  });
+});
+
+describe('the HTML report charts', () => {
+  it('take round steps for their grid lines', () => {
+    expect([0.37, 3, 7.3, 40, 93, 130, 1234].map(niceStep)).toEqual([0.1, 1, 2, 10, 25, 50, 500]);
   });
 });
 
@@ -72,6 +94,14 @@ describe('runLoad', () => {
     expect(report.calls.ended).toBe(report.calls.started);
     expect(report.calls.statuses.completed).toBe(report.calls.started);
     expect(report.clockSeconds).toBeGreaterThan(1.9);
+    expect(report.calls.droppedReason).toBe(
+      'an arrival found 3 calls live (--concurrency 3 at --rate 10/s): raise the concurrency or lower the rate',
+    );
+    expect(formatLoadReport(report)).toContain(`  dropped: ${report.calls.droppedReason}`);
+    // The timeline is on the engine's (virtual) seconds, not the few milliseconds of wall time.
+    expect(report.timeline.length).toBe(Math.floor(report.clockSeconds) + 1);
+    expect(report.timeline.reduce((n, s) => n + s.callsStarted, 0)).toBe(report.calls.started);
+    expect(loadReportHtml(report)).toContain('over virtual seconds of the engine clock');
   });
 
   it('outbound calls, errors by kind, and a stop through the signal', async () => {

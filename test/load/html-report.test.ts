@@ -44,7 +44,7 @@ describe.skipIf(!present)('the HTML load report in headless Chromium', () => {
       // Self-contained: the page loads nothing but itself.
       expect(requests).toEqual([pathToFileURL(file).href]);
       expect(problems).toEqual([]);
-      expect(await page.locator('svg').count()).toBe(2);
+      expect(await page.locator('svg').count()).toBe(3);
       expect(await page.locator('svg polyline').count()).toBe(6);
       expect(await page.locator('h1').textContent()).toBe('rcml load report');
       expect(await page.locator('table').first().textContent()).toContain('rcml');

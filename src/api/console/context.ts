@@ -5,6 +5,7 @@ import type { AccountRepository } from '../../store/ports.js';
 import { ApiError } from '../http/errors.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { ConsoleFeed } from './feed.js';
+import type { ServedProjects } from './served-projects.js';
 import { type ConsoleSession, csrfMatches, type SessionStore } from './sessions.js';
 
 /** Name of the session cookie. */
@@ -18,6 +19,8 @@ export interface ConsoleDeps {
   sessions: SessionStore;
   /** The engine's live records and events; without it the stream and timelines answer 501. */
   feed?: ConsoleFeed;
+  /** Projects run from a file (`rcml serve --project`), listed beside the designer's. */
+  projects?: ServedProjects;
   /** Answers a request as the whole app would (the console's REST calls go through it). */
   dispatch: (request: Request) => Promise<Response>;
   /** Whether the cookie is marked `Secure` (an https base URL). */

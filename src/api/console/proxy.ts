@@ -3,7 +3,8 @@
  * the session's account (its Basic credentials added here, never known to the page), so every
  * read and every operator action goes through the REST API, its checks and its rate limit.
  * `GET {base}/console/api/apps/{sid}/graph` draws a Visual Designer application's module graph
- * as Mermaid text (what `rcml graph` prints).
+ * as Mermaid text (what `rcml graph` prints), and `GET {base}/console/api/apps` lists the
+ * applications run from a project file (`rcml serve --project`), which the designer does not.
  */
 import type { Context, Hono } from 'hono';
 import { deleteCookie } from 'hono/cookie';
@@ -52,13 +53,25 @@ export function registerConsoleProxy(app: Hono, deps: ConsoleDeps): void {
     return new Response(res.body, res);
   });
 
+  // Applications run from a project file: not records of the designer service.
+  app.get(`${api}/apps`, (c) => {
+    const { session } = sessionOf(c, deps);
+    const served = deps.projects?.list(session.accountSid) ?? [];
+    return c.json(served.map(({ sid, name }) => ({ sid, name, kind: 'project file' })));
+  });
+
   app.get(`${api}/apps/:sid/graph`, async (c) => {
     const sid = c.req.param('sid');
     if (!/^AP[0-9a-fA-F]{32}$/.test(sid))
       throw new ApiError(404, 'not-found', `Application ${sid} not found`);
-    const res = await forward(c, deps, `/visual-designer/services/projects/${sid}`, 'GET');
-    if (!res.ok) return new Response(res.body, res);
-    const loaded = loadProject(await res.json());
+    const served = deps.projects?.get(sessionOf(c, deps).session.accountSid, sid);
+    let project: unknown = served?.project;
+    if (!served) {
+      const res = await forward(c, deps, `/visual-designer/services/projects/${sid}`, 'GET');
+      if (!res.ok) return new Response(res.body, res);
+      project = await res.json();
+    }
+    const loaded = loadProject(project);
     if (!loaded.ok) {
       const first = loaded.problems[0];
       throw new ApiError(

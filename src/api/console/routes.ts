@@ -12,6 +12,7 @@ import { type ConsoleDeps, checkOrigin, consolePath, SESSION_COOKIE, sessionOf }
 import type { ConsoleFeed, ConsoleRelay } from './feed.js';
 import { createLoginLimit, type LoginLimitOptions, LoginRefused } from './login-limit.js';
 import { registerConsoleProxy } from './proxy.js';
+import type { ServedProjects } from './served-projects.js';
 import { createSessionStore, type SessionOptions } from './sessions.js';
 import { registerConsoleStream } from './stream.js';
 
@@ -19,6 +20,8 @@ import { registerConsoleStream } from './stream.js';
 export interface ConsoleOptions {
   /** The engine's feed (see `createConsoleFeed`); without it live views answer 501. */
   feed?: ConsoleFeed;
+  /** Projects the server runs from a file (`rcml serve --project`), listed and drawn too. */
+  projects?: ServedProjects;
   /** In a cluster: shares the feed's live messages with the other nodes' consoles. */
   relay?: ConsoleRelay;
   /** Directory of the built front end. Default: dist/console of this package. */
@@ -158,6 +161,7 @@ export function mountConsole(
     accounts: base.accounts,
     sessions: createSessionStore(options.sessions),
     feed: options.feed,
+    projects: options.projects,
     dispatch: base.dispatch,
     secure: base.full.startsWith('https:'),
     origin: base.full ? new URL(base.full).origin : undefined,

@@ -1,5 +1,6 @@
 /** zod schemas of the form parameters of create-call and modify-call, mapped to the port's types. */
 import { z } from 'zod';
+import { quoteReceived } from '../../engine/params.js';
 import type { CallProgressEvent } from '../../rcml/model.js';
 import { ApiError, badParameter } from '../http/errors.js';
 import type { CreateCallRequest, ModifyCallRequest } from './call-control.js';
@@ -24,10 +25,14 @@ const EVENTS = ['initiated', 'ringing', 'answered', 'completed'] as const;
 const destination = z
   .string()
   .min(1, 'is required')
-  .refine(
-    (s) => /^\+?[0-9*#]+$/.test(s) || /^sip:[^@\s]+@[^\s?]+(\?\S*)?$/.test(s) || /^client:[^\s]+$/.test(s),
-    'expected a phone number, sip:<user>@<host> or client:<name>',
-  );
+  .superRefine((s, ctx) => {
+    if (/^\+?[0-9*#]+$/.test(s) || /^sip:[^@\s]+@[^\s?]+(\?\S*)?$/.test(s) || /^client:[^\s]+$/.test(s))
+      return;
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected a phone number, sip:<user>@<host> or client:<name>, received ${quoteReceived(s)}`,
+    });
+  });
 
 /** Form fields of `POST .../Calls` (also the declared request body). */
 export const createCallSchema = z.object({

@@ -5,6 +5,13 @@ import type { LoadProgress } from '../../load/harness.js';
 import { runLoad } from '../../load/harness.js';
 import { loadReportHtml } from '../../load/html.js';
 import { formatLoadReport } from '../../load/report.js';
+import {
+  checkThresholds,
+  formatThresholdResult,
+  type LoadThreshold,
+  parseThreshold,
+  THRESHOLD_METRICS,
+} from '../../load/thresholds.js';
 import { parseScenario, ScenarioError } from '../../sim/load.js';
 import { partySchema } from '../../sim/schema.js';
 import { readText } from './outcome.js';
@@ -40,7 +47,15 @@ function progressLine(p: LoadProgress): string {
     p.total === undefined
       ? ''
       : `[${'#'.repeat(Math.round((p.ended / p.total) * width)).padEnd(width, '.')}] `;
-  return `\r${bar}${p.started} started, ${p.ended} ended, ${p.callsPerSecond.toFixed(0)} calls/s, p95 ${p.p95.toFixed(1)} ms, ${p.errors} errors   `;
+  return `\r${bar}${p.started} started, ${p.ended} ended, ${p.callsPerSecond.toFixed(0)} calls/s, p99 ${p.p99.toFixed(1)} ms, ${p.errors} errors   `;
+}
+
+function threshold(value: string, previous: LoadThreshold[] = []): LoadThreshold[] {
+  try {
+    return [...previous, parseThreshold(value)];
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
 }
 
 interface LoadCommandOptions {
@@ -58,12 +73,13 @@ interface LoadCommandOptions {
   scenario?: string;
   json?: boolean;
   html?: string;
+  threshold?: LoadThreshold[];
 }
 
 /**
  * Registers `rcml load`: drives calls against an application's voice URL and reports calls/s,
- * webhook latency, errors and final statuses. Exit status: 0 done, 130 interrupted by SIGINT
- * (the report is still written), 2 usage errors.
+ * webhook latency, errors and final statuses. Exit status: 0 done, 1 a `--threshold` failed,
+ * 130 interrupted by SIGINT (the report is still written), 2 usage errors.
  */
 export function registerLoad(program: Command): void {
   program
@@ -99,6 +115,11 @@ export function registerLoad(program: Command): void {
     )
     .option('--json', 'print the report as JSON')
     .option('--html <file>', 'also write a self-contained HTML report')
+    .option(
+      '--threshold <expr>',
+      `pass/fail criterion, repeatable: <metric><op><number> such as p99<200 or errors==0 (exit 1 when one fails); metrics: ${THRESHOLD_METRICS.join(', ')}`,
+      threshold,
+    )
     .action(async (voiceUrl: string, options: LoadCommandOptions, command: Command) => {
       if (!URL.canParse(voiceUrl) || !/^https?:/i.test(voiceUrl)) {
         command.error(`error: <voice-url> must be an absolute http(s) URL, got '${voiceUrl}'`, {
@@ -147,10 +168,20 @@ export function registerLoad(program: Command): void {
         });
         if (tty) process.stderr.write('\n');
         if (options.html) await writeFile(options.html, loadReportHtml(report));
+        const results = checkThresholds(report, options.threshold ?? []);
+        const output = results.length > 0 ? { ...report, thresholds: results } : report;
         process.stdout.write(
-          options.json ? `${JSON.stringify(report, null, 2)}\n` : formatLoadReport(report),
+          options.json ? `${JSON.stringify(output, null, 2)}\n` : formatLoadReport(report),
         );
+        if (results.length > 0 && !options.json) {
+          process.stdout.write(
+            `\n  thresholds\n${results.map((r) => `    ${formatThresholdResult(r)}\n`).join('')}`,
+          );
+        }
+        const failed = results.filter((r) => !r.ok);
+        for (const r of failed) process.stderr.write(`rcml load: threshold ${formatThresholdResult(r)}\n`);
         if (report.interrupted) process.exitCode = 130;
+        else if (failed.length > 0) process.exitCode = 1;
       } finally {
         process.off('SIGINT', onSigint);
       }

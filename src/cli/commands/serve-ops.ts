@@ -32,7 +32,8 @@ export interface ServeOpsOptions {
   logFormat?: LogFormat;
   metrics: 'on' | 'off';
   retainDays?: number;
-  drainSeconds: number;
+  /** Undefined: 30 s on the real clock, 0 on a virtual one (see {@link drainSecondsOf}). */
+  drainSeconds?: number;
   maxConnections: number;
   requestTimeout: number;
   headersTimeout: number;
@@ -52,9 +53,10 @@ export function serveOpsOptions(): Option[] {
       '--retain-days <n>',
       'hourly, delete calls, recordings, gathers, notifications and ended conferences older than n days',
     ).argParser(wholeNumber(1)),
-    envOption('--drain-seconds <n>', 'on SIGTERM, how long live calls may run on before they are ended')
-      .argParser(wholeNumber(0))
-      .default(30),
+    envOption(
+      '--drain-seconds <n>',
+      'on SIGTERM, how long live calls may run on before they are ended (default 30; 0 on a virtual clock)',
+    ).argParser(wholeNumber(0)),
     envOption('--max-connections <n>', 'most open HTTP connections').argParser(wholeNumber(1)).default(10000),
     envOption('--request-timeout <s>', 'most seconds to receive a whole request (0: none)')
       .argParser(wholeNumber(0))
@@ -93,6 +95,14 @@ export function createServeOps(options: ServeOpsOptions): ServeOps {
   };
 }
 
+/**
+ * The drain time: as given, else 30 s, or none on a virtual clock, whose calls move only when
+ * someone sends `POST /sim/Advance` (waiting would only delay the exit).
+ */
+export function drainSecondsOf(options: { drainSeconds?: number; clock?: string }): number {
+  return options.drainSeconds ?? (options.clock === 'virtual' ? 0 : 30);
+}
+
 /** What signal handling needs of a running server. */
 export interface Drainable {
   drain(deadline: Promise<unknown>): Promise<void>;
@@ -105,23 +115,24 @@ export interface Drainable {
  * SIGTERM/SIGINT: drain (new calls refused, live ones run up to `drainSeconds`), then close
  * (the rest are ended with their final records) and exit 0. A second signal ends the wait at
  * once (and the close's grace for requests in flight); a third exits without waiting for anything.
+ * Returns the handler, to stop the same way for another cause (`reason` is logged).
  */
 export function drainOnSignals(
   server: Drainable,
   drainSeconds: number,
   log: Logger,
   exit: (code: number) => void = (code) => process.exit(code),
-): void {
+): (signal: NodeJS.Signals, reason?: string) => void {
   let signals = 0;
   let release: () => void = () => undefined;
   const deadline = new Promise<void>((resolve) => {
     release = resolve;
   });
-  const onSignal = (signal: NodeJS.Signals) => {
+  const onSignal = (signal: NodeJS.Signals, reason?: string) => {
     signals++;
     if (signals === 1) {
       log.info(
-        { signal, drainSeconds, liveCalls: server.engine.liveCount },
+        { signal, ...(reason ? { reason } : {}), drainSeconds, liveCalls: server.engine.liveCount },
         'draining: new calls are refused',
       );
       const timer = setTimeout(release, drainSeconds * 1000);
@@ -157,6 +168,7 @@ export function drainOnSignals(
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  return onSignal;
 }
 
 const DAY_MS = 86_400_000;

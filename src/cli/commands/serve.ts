@@ -12,12 +12,14 @@ import { createDatabaseIfAbsent } from '../../store/postgres/create-database.js'
 import { lockDataDirectory } from '../../store/sqlite/lock.js';
 import { openSqliteStore } from '../../store/sqlite/open.js';
 import { envOption } from '../env-option.js';
+import { whenOrphaned } from './parent-watch.js';
 import { type EgressOptions, egressOptions, egressPolicy, yesNo } from './serve-egress.js';
 import { fetcherOptionsOf, type ServeFetchOptions, serveFetchOptions } from './serve-fetch.js';
 import { accountLimitsOf, type ServeLimitOptions, serveLimitOptions } from './serve-limits.js';
 import {
   createServeOps,
   drainOnSignals,
+  drainSecondsOf,
   type ServeOps,
   type ServeOpsOptions,
   scheduleRetention,
@@ -292,6 +294,7 @@ export function registerServe(program: Command): void {
   for (const option of egressOptions()) serve.addOption(option);
   for (const option of serveFetchOptions()) serve.addOption(option);
   serve.action(async (options: ServeOptions, command: Command) => {
+    const parent = process.ppid;
     // Usage errors go through command.error, which prints the usage of `rcml serve` too.
     if (options.seed !== undefined && options.clock !== 'virtual') {
       command.error('error: --seed needs --clock virtual', { exitCode: 2 });
@@ -402,6 +405,7 @@ export function registerServe(program: Command): void {
           baseUrl: server.baseUrl,
           project,
           key: resolve(options.project),
+          servedProjects: server.servedProjects,
         });
         controllerUrl = served.controllerUrl;
         lines.push(`application ${served.application.sid}: ${controllerUrl}`);
@@ -423,11 +427,20 @@ export function registerServe(program: Command): void {
     }
     // Secrets are shown once, when the account is created: the store keeps only the token's hash.
     if (ensured.authToken !== undefined) lines.push(`auth token: ${ensured.authToken}`);
-    if (ensured.created) lines.push(`signing key: ${ensured.account.signingKey}`);
+    if (ensured.created) {
+      lines.push(
+        `signing key: ${ensured.account.signingKey} (signs webhooks' X-Twilio-Signature: validate with it, not the auth token)`,
+      );
+    }
     // Last, in one write, so a reader that sees the sid has everything.
     lines.push(`account sid: ${ensured.account.sid}`);
     process.stdout.write(`${lines.join('\n')}\n`);
     log.info({ url: server.url, store: where, clock: options.clock }, 'listening');
-    drainOnSignals({ engine: server.engine, drain: server.drain, close }, options.drainSeconds, log);
+    const drainSeconds = drainSecondsOf(options);
+    const stop = drainOnSignals({ engine: server.engine, drain: server.drain, close }, drainSeconds, log);
+    // Under npm (npx rcml serve, npm start) a signal to npm may stop only the shell between them.
+    if (process.env.npm_command !== undefined) {
+      whenOrphaned(() => stop('SIGTERM', 'npm, which started the server, exited'), { parent });
+    }
   });
 }

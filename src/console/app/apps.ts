@@ -1,5 +1,5 @@
 /** Applications: the account's Visual Designer applications, and one's module graph drawn. */
-import { getConsoleText, getJson } from './api.js';
+import { getConsole, getConsoleText, getJson } from './api.js';
 import { h, replace } from './dom.js';
 import type { Page } from './page.js';
 
@@ -10,7 +10,12 @@ interface Project {
 }
 
 async function drawList(list: HTMLElement): Promise<void> {
-  const projects = await getJson<Project[]>('/visual-designer/services/projects');
+  // The designer's applications, and those the server runs from a project file (--project).
+  const [designed, served] = await Promise.all([
+    getJson<Project[]>('/visual-designer/services/projects'),
+    getConsole<Project[]>('apps'),
+  ]);
+  const projects = [...served, ...designed.filter((p) => !served.some((s) => s.sid === p.sid))];
   replace(
     list,
     projects.length === 0

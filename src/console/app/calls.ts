@@ -4,6 +4,8 @@
  * conferences with their participants (mute, unmute).
  */
 import { ApiFailure, accountPath, getJson, postForm } from './api.js';
+import { filterForm } from './call-filters.js';
+import { type CallFilter, currentVerb, durationText, EngineTime, matches } from './call-state.js';
 import { clockTime, h, replace } from './dom.js';
 import { calls, isEnded, type LiveCall, listen } from './live.js';
 import type { Page } from './page.js';
@@ -61,7 +63,13 @@ function actions(call: LiveCall, status: HTMLElement): HTMLElement {
   return cell;
 }
 
-function row(call: LiveCall, status: HTMLElement): HTMLTableRowElement {
+/** Cells of a row, by column. */
+const STATUS = 4;
+const NOW = 5;
+const DURATION = 7;
+const ACTIONS = 8;
+
+function row(call: LiveCall, status: HTMLElement, verb: string, now: number): HTMLTableRowElement {
   const tr = h(
     'tr',
     { 'data-sid': call.sid, 'data-status': call.status },
@@ -70,8 +78,9 @@ function row(call: LiveCall, status: HTMLElement): HTMLTableRowElement {
     h('td', {}, call.from),
     h('td', {}, call.to),
     h('td', { class: `status status-${call.status}` }, call.status),
+    h('td', { class: 'verb' }, isEnded(call.status) ? '' : verb),
     h('td', {}, clockTime(call.dateCreated)),
-    h('td', {}, call.duration === undefined ? '' : `${call.duration} s`),
+    h('td', { class: 'duration' }, durationText(call, now)),
   );
   tr.append(actions(call, status));
   return tr;
@@ -133,15 +142,30 @@ export const callsPage: Page = (view) => {
       h(
         'tr',
         {},
-        ...['Call', 'Direction', 'From', 'To', 'Status', 'Created', 'Duration', 'Actions'].map((t) =>
+        ...['Call', 'Direction', 'From', 'To', 'Status', 'Now', 'Created', 'Duration', 'Actions'].map((t) =>
           h('th', { scope: 'col' }, t),
         ),
       ),
     ),
     body,
   );
+  const verbs = new Map<string, string>();
+  const time = new EngineTime();
+  let filter: CallFilter = { status: '', direction: '', number: '', date: '', sid: '' };
+  const show = (call: LiveCall, tr: HTMLTableRowElement) => {
+    tr.hidden = !matches(call, filter);
+  };
+  const form = filterForm((f) => {
+    filter = f;
+    for (const call of calls.values()) {
+      const tr = rows.get(call.sid);
+      if (tr) show(call, tr);
+    }
+    count();
+  });
   view.append(
     h('h1', { tabindex: -1 }, 'Calls'),
+    form,
     summary,
     status,
     table,
@@ -151,32 +175,47 @@ export const callsPage: Page = (view) => {
   const rows = new Map<string, HTMLTableRowElement>();
   const count = () => {
     const live = [...calls.values()].filter((c) => !isEnded(c.status)).length;
-    summary.textContent = `${live} live call${live === 1 ? '' : 's'}, ${calls.size} shown.`;
+    const shown = [...calls.values()].filter((c) => matches(c, filter)).length;
+    summary.textContent = `${live} live call${live === 1 ? '' : 's'}, ${shown} of ${calls.size} shown.`;
+  };
+  const add = (call: LiveCall) => {
+    time.saw(Math.max(call.dateCreated, call.startTime ?? 0, call.endTime ?? 0));
+    const tr = row(call, status, verbs.get(call.sid) ?? '', time.now());
+    rows.set(call.sid, tr);
+    show(call, tr);
+    return tr;
   };
   const drawAll = () => {
     rows.clear();
     body.replaceChildren();
-    for (const call of [...calls.values()].reverse()) {
-      const tr = row(call, status);
-      rows.set(call.sid, tr);
-      body.append(tr);
-    }
+    for (const call of [...calls.values()].reverse()) body.append(add(call));
     count();
   };
+  // Running durations move on every second (with the engine's time, see EngineTime).
+  const tick = () => {
+    const now = time.now();
+    for (const call of calls.values()) {
+      const tr = rows.get(call.sid);
+      if (tr && !isEnded(call.status)) tr.cells[DURATION].textContent = durationText(call, now);
+    }
+  };
+  const ticker = setInterval(tick, 1000);
   // Rows change in place, so a focused button stays focused while its call's status moves on.
   const update = (call: LiveCall) => {
     const tr = rows.get(call.sid);
-    if (!tr) {
-      const added = row(call, status);
-      rows.set(call.sid, added);
-      body.prepend(added);
-    } else if (tr.dataset.status !== call.status) {
+    if (!tr) body.prepend(add(call));
+    else if (tr.dataset.status !== call.status) {
+      time.saw(Math.max(call.startTime ?? 0, call.endTime ?? 0));
       tr.dataset.status = call.status;
       const cells = tr.cells;
-      cells[4].textContent = call.status;
-      cells[4].className = `status status-${call.status}`;
-      cells[6].textContent = call.duration === undefined ? '' : `${call.duration} s`;
-      if (isEnded(call.status)) cells[7].replaceChildren();
+      cells[STATUS].textContent = call.status;
+      cells[STATUS].className = `status status-${call.status}`;
+      cells[DURATION].textContent = durationText(call, time.now());
+      if (isEnded(call.status)) {
+        cells[NOW].textContent = '';
+        cells[ACTIONS].replaceChildren();
+      }
+      show(call, tr);
     }
     count();
   };
@@ -192,10 +231,21 @@ export const callsPage: Page = (view) => {
   const stop = listen((change) => {
     if (change.kind === 'calls') drawAll();
     else if (change.kind === 'call') update(change.call);
-    else if (change.kind === 'event' && change.event.type === 'conference') refreshConferences();
+    else if (change.kind === 'event') {
+      time.saw(change.event.at);
+      if (change.event.type === 'conference') refreshConferences();
+      currentVerb(verbs, change.event);
+      const sid = change.event.callSid;
+      const tr = sid === undefined ? undefined : rows.get(sid);
+      const call = sid === undefined ? undefined : calls.get(sid);
+      if (tr && call && change.event.type === 'verb' && !isEnded(call.status)) {
+        tr.cells[NOW].textContent = verbs.get(call.sid) ?? '';
+      }
+    }
   });
   return () => {
     stop();
     clearTimeout(conferencesDue);
+    clearInterval(ticker);
   };
 };

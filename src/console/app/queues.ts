@@ -27,12 +27,16 @@ interface Queue {
   agents: Side;
 }
 
-function side(title: string, queue: Queue, view: Side): HTMLElement {
-  const id = `${queue.sid}-${title.toLowerCase()}`;
+/**
+ * A side of a queue, labelled by what its callers did: the API's `customers` are calls waiting
+ * in `<Dial><Queue>`, its `agents` calls waiting in `<Enqueue>` (the platform's naming).
+ */
+function side(key: 'customers' | 'agents', waitingIn: string, queue: Queue, view: Side): HTMLElement {
+  const id = `${queue.sid}-${key}`;
   return h(
     'section',
-    { class: 'side', 'aria-labelledby': id },
-    h('h3', { id }, `${title} waiting: ${view.size}`),
+    { class: 'side', 'aria-labelledby': id, 'data-side': key },
+    h('h3', { id }, `Waiting in ${waitingIn}: ${view.size}`, ' ', h('small', {}, `(API: ${key})`)),
     view.members.length === 0
       ? h('p', {}, 'Nobody.')
       : h(
@@ -55,7 +59,17 @@ function side(title: string, queue: Queue, view: Side): HTMLElement {
 
 export const queuesPage: Page = (view) => {
   const list = h('div', { class: 'queues', 'aria-live': 'polite' }, h('p', {}, 'Loading…'));
-  view.append(h('h1', { tabindex: -1 }, 'Queues'), list);
+  view.append(
+    h('h1', { tabindex: -1 }, 'Queues'),
+    h(
+      'p',
+      { class: 'hint' },
+      'A call that runs <Enqueue> waits on one side, a call that dials <Queue> on the other; ' +
+        'the first of each side are connected. The platform names them agents (Enqueue) and ' +
+        'customers (Dial/Queue), the names the API uses, whichever of them are your customers.',
+    ),
+    list,
+  );
   let due: ReturnType<typeof setTimeout> | undefined;
   const draw = async () => {
     const { queues } = await getJson<{ queues: Queue[] }>('/callqueue/queues');
@@ -73,8 +87,8 @@ export const queuesPage: Page = (view) => {
                 `${q.name} `,
                 h('small', {}, `${q.size} of ${q.maxSize} waiting; ${q.servedCount} served`),
               ),
-              side('Callers', q, q.customers),
-              side('Agents', q, q.agents),
+              side('customers', '<Dial><Queue>', q, q.customers),
+              side('agents', '<Enqueue>', q, q.agents),
             ),
           )),
     );

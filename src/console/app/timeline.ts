@@ -8,6 +8,7 @@ import { h, replace } from './dom.js';
 import { isEnded, type LiveCall, type LiveEvent, listen } from './live.js';
 import type { Page } from './page.js';
 import { drawTimeline, type Mark, marksTable } from './timeline-svg.js';
+import { webhookList } from './webhooks.js';
 
 interface CallJson {
   sid: string;
@@ -308,6 +309,8 @@ export const timelinePage: Page = (view, sid = '') => {
       kept && kept.dropped > 0
         ? h('p', { class: 'note' }, `${kept.dropped} later events were not kept.`)
         : null,
+      h('h2', {}, 'Webhooks'),
+      webhookList(sid, events),
       h('h2', {}, 'Recordings'),
       audio.length > 0 ? h('ul', { class: 'recordings' }, ...audio) : h('p', {}, 'No recording.'),
       h('h2', {}, 'Legs'),

@@ -6,7 +6,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { openDatabase } from '../sqlite/driver.js';
-import { applyMigrations, type MigrationStep } from '../sqlite/versioned-migrations.js';
+import type { MigrationStep } from '../sqlite/migration-step.js';
+import { applyMigrations } from '../sqlite/versioned-migrations.js';
 import type { DesignerStore } from './ports.js';
 import type { DesignerAppRecord, DesignerParameter } from './types.js';
 

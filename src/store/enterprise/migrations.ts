@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { applyMigrations, type MigrationStep } from '../sqlite/versioned-migrations.js';
+import type { MigrationStep } from '../sqlite/migration-step.js';
+import { applyMigrations } from '../sqlite/versioned-migrations.js';
 
 /**
  * Schema of the enterprise records, versioned apart from the platform's tables (its own

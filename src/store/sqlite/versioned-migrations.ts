@@ -1,11 +1,8 @@
 import type Database from 'better-sqlite3';
 
-/** One released schema step of a SQLite store. Never edit a released step: add one. */
-export interface MigrationStep {
-  version: number;
-  name: string;
-  sql: string;
-}
+import type { MigrationStep } from './migration-step.js';
+
+export type { MigrationStep } from './migration-step.js';
 
 /**
  * Applies the steps a database has not seen, recorded in `table` (one table per store, so the

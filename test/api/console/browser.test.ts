@@ -167,7 +167,12 @@ describe.skipIf(!browser)('the web console in headless Chromium', () => {
     await placeCall('+15550400', '+15558003');
     await s.advance(1);
     await page.locator('[data-queue="support"] li').first().waitFor({ state: 'detached' });
-    expect(await page.locator('[data-queue="support"] h3').first().textContent()).toBe('Callers waiting: 0');
+    expect(await page.locator('[data-queue="support"] h3').first().textContent()).toBe(
+      'Waiting in <Dial><Queue>: 0 (API: customers)',
+    );
+    expect(await page.locator('[data-queue="support"] h3').last().textContent()).toBe(
+      'Waiting in <Enqueue>: 0 (API: agents)',
+    );
     await shot('queue-drained');
   });
 

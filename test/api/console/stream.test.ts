@@ -1,5 +1,7 @@
 /** The console's event stream, call timelines and designer graphs, over HTTP. */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveDesignerProject } from '../../../src/api/designer-application.js';
 import { ACCOUNT, type ConsoleServer, OTHER, OTHER_TOKEN, startConsoleServer, TOKEN } from './setup.js';
 
 let s: ConsoleServer;
@@ -107,6 +109,37 @@ describe('the console stream', () => {
       async () => {},
     );
     expect((snapshot[0].data.calls as Array<{ sid: string }>)[0].sid).toBe(sid);
+  });
+
+  it('lists and draws an application run from a project file (rcml serve --project), for its account only', async () => {
+    const project = JSON.parse(
+      readFileSync(new URL('../../../fixtures/designer/gather-menu.json', import.meta.url), 'utf8'),
+    );
+    const { application } = await serveDesignerProject(s.server.engine, s.store, {
+      accountSid: ACCOUNT,
+      baseUrl: s.server.baseUrl,
+      project,
+      key: 'gather-menu.json',
+      servedProjects: s.server.servedProjects,
+    });
+    const mine = await cookieOf(ACCOUNT, TOKEN);
+    const listed = await fetch(`${s.url}/console/api/apps`, { headers: { Cookie: mine } });
+    expect(await listed.json()).toEqual([
+      { sid: application.sid, name: 'Visual Designer application', kind: 'project file' },
+    ]);
+    const graph = await fetch(`${s.url}/console/api/apps/${application.sid}/graph`, {
+      headers: { Cookie: mine },
+    });
+    expect(graph.status).toBe(200);
+    expect((await graph.text()).startsWith('flowchart TD\n')).toBe(true);
+    const theirs = await cookieOf(OTHER, OTHER_TOKEN);
+    expect(await (await fetch(`${s.url}/console/api/apps`, { headers: { Cookie: theirs } })).json()).toEqual(
+      [],
+    );
+    const other = await fetch(`${s.url}/console/api/apps/${application.sid}/graph`, {
+      headers: { Cookie: theirs },
+    });
+    expect(other.status).toBe(404);
   });
 
   it("draws a designer application's graph as Mermaid, for its own account only", async () => {
