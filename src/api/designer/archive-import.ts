@@ -1,8 +1,9 @@
 /**
  * Reads an exported application back, refusing hostile archives: entry names must be plain
- * relative paths (no `..`, no absolute or drive paths, no backslashes), the declared
- * uncompressed total and entry count are bounded before anything is inflated, and yauzl checks
- * while inflating that no entry yields more than it declared.
+ * relative paths (no `..`, no absolute or drive paths, no backslashes), the entry count and the
+ * sum of every entry's declared uncompressed size are bounded from the central directory before
+ * anything is inflated, and while inflating yauzl checks that no entry yields more than it
+ * declared and the running total is held to the same cap.
  */
 import type yauzl from 'yauzl';
 import { z } from 'zod';
@@ -66,52 +67,113 @@ const parametersSchema = z.object({
   ),
 });
 
-async function readEntries(zip: Buffer, limits: ArchiveLimits): Promise<Map<string, Buffer>> {
+/** Opens a zip held in memory; entries are read one at a time, the file closed by the caller. */
+async function openZip(zip: Buffer): Promise<yauzl.ZipFile> {
   // Loaded on first use: a server that never imports does not pay for it at start-up.
   const { fromBuffer } = await import('yauzl');
+  return new Promise((resolve, reject) =>
+    fromBuffer(
+      zip,
+      { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: true },
+      (err, file) =>
+        err || !file
+          ? reject(invalid(`not a readable zip archive: ${err?.message ?? 'unknown error'}`))
+          : resolve(file),
+    ),
+  );
+}
+
+const zipError = (e: Error) =>
+  e instanceof ApiError
+    ? e
+    : /invalid|relative|absolute|backslash/i.test(e.message)
+      ? unsafe(e.message)
+      : invalid(e.message);
+
+/**
+ * First pass, over the central directory only (nothing is inflated): every entry's name is
+ * checked, and the entry count and the sum of the declared uncompressed sizes are bounded.
+ */
+function listEntries(file: yauzl.ZipFile, limits: ArchiveLimits): Promise<yauzl.Entry[]> {
+  if (file.entryCount > limits.maxEntries) {
+    return Promise.reject(
+      unsafe(`the archive holds ${file.entryCount} entries; at most ${limits.maxEntries} are accepted`),
+    );
+  }
   return new Promise((resolve, reject) => {
-    fromBuffer(zip, { lazyEntries: true, validateEntrySizes: true, strictFileNames: true }, (err, file) => {
-      if (err || !file)
-        return reject(invalid(`not a readable zip archive: ${err?.message ?? 'unknown error'}`));
-      if (file.entryCount > limits.maxEntries) {
-        file.close();
-        return reject(
-          unsafe(`the archive holds ${file.entryCount} entries; at most ${limits.maxEntries} are accepted`),
+    const entries: yauzl.Entry[] = [];
+    let declared = 0;
+    const onError = (e: Error) => {
+      file.off('entry', onEntry);
+      reject(zipError(e));
+    };
+    const onEntry = (entry: yauzl.Entry) => {
+      const problem = unsafeEntryName(entry.fileName);
+      if (problem) return onError(unsafe(`entry ${JSON.stringify(entry.fileName)} has ${problem}`));
+      declared += entry.uncompressedSize;
+      if (declared > limits.maxUncompressedBytes) {
+        return onError(
+          unsafe(`the archive declares more than ${limits.maxUncompressedBytes} uncompressed bytes`),
         );
       }
-      const out = new Map<string, Buffer>();
-      let declared = 0;
-      const fail = (error: ApiError) => {
-        file.close();
-        reject(error);
-      };
-      file.on('error', (e: Error) =>
-        fail(/invalid|relative|absolute|backslash/i.test(e.message) ? unsafe(e.message) : invalid(e.message)),
-      );
-      file.on('end', () => resolve(out));
-      file.on('entry', (entry: yauzl.Entry) => {
-        const problem = unsafeEntryName(entry.fileName);
-        if (problem) return fail(unsafe(`entry ${JSON.stringify(entry.fileName)} has ${problem}`));
-        declared += entry.uncompressedSize;
-        if (declared > limits.maxUncompressedBytes) {
-          return fail(unsafe(`the archive inflates to more than ${limits.maxUncompressedBytes} bytes`));
-        }
-        if (entry.fileName.endsWith('/')) return file.readEntry();
-        file.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return fail(invalid(`entry ${entry.fileName}: ${e?.message ?? 'unreadable'}`));
-          const parts: Buffer[] = [];
-          stream.on('data', (d: Buffer) => parts.push(d));
-          // yauzl errors when an entry inflates past the size it declares.
-          stream.on('error', (se: Error) => fail(unsafe(`entry ${entry.fileName}: ${se.message}`)));
-          stream.on('end', () => {
-            out.set(entry.fileName, Buffer.concat(parts));
-            file.readEntry();
-          });
-        });
-      });
+      entries.push(entry);
       file.readEntry();
+    };
+    file.on('error', onError);
+    file.on('entry', onEntry);
+    file.once('end', () => {
+      file.off('error', onError);
+      file.off('entry', onEntry);
+      resolve(entries);
     });
+    file.readEntry();
   });
+}
+
+/**
+ * Second pass: inflates the listed entries one by one. yauzl fails an entry that yields more
+ * than it declared, and the running total is checked again against the cap as a second guard.
+ */
+async function inflateEntries(
+  file: yauzl.ZipFile,
+  entries: yauzl.Entry[],
+  limits: ArchiveLimits,
+): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  let inflated = 0;
+  for (const entry of entries) {
+    if (entry.fileName.endsWith('/')) continue;
+    const bytes = await new Promise<Buffer>((resolve, reject) => {
+      file.openReadStream(entry, (e, stream) => {
+        if (e || !stream) return reject(invalid(`entry ${entry.fileName}: ${e?.message ?? 'unreadable'}`));
+        const parts: Buffer[] = [];
+        stream.on('data', (d: Buffer) => {
+          inflated += d.byteLength;
+          if (inflated > limits.maxUncompressedBytes) {
+            stream.destroy();
+            return reject(unsafe(`the archive inflates to more than ${limits.maxUncompressedBytes} bytes`));
+          }
+          parts.push(d);
+        });
+        // yauzl errors when an entry inflates past the size it declares.
+        stream.on('error', (se: Error) => reject(unsafe(`entry ${entry.fileName}: ${se.message}`)));
+        stream.on('end', () => resolve(Buffer.concat(parts)));
+      });
+    });
+    out.set(entry.fileName, bytes);
+  }
+  return out;
+}
+
+async function readEntries(zip: Buffer, limits: ArchiveLimits): Promise<Map<string, Buffer>> {
+  const file = await openZip(zip);
+  // Errors of the second pass reach each entry's callback; none may go unheard on the file.
+  file.on('error', () => {});
+  try {
+    return await inflateEntries(file, await listEntries(file, limits), limits);
+  } finally {
+    file.close();
+  }
 }
 
 function json<T extends z.ZodType>(
