@@ -36,29 +36,46 @@ export interface ImportedArchive {
 const unsafe = (message: string) => new ApiError(400, 'unsafe-archive', message, 'archive');
 const invalid = (message: string) => new ApiError(400, 'invalid-archive', message, 'archive');
 
-/** Why an entry name is unsafe, or undefined. */
+/** Why an entry name is unsafe, or undefined. One leading `/` (the platform's own exports) is the root. */
 export function unsafeEntryName(name: string): string | undefined {
   if (name.includes('\\')) return 'a backslash';
-  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return 'an absolute path';
-  if (name.split('/').some((part) => part === '..')) return 'a ".." segment';
+  const inside = rootRelative(name);
+  if (inside.startsWith('/') || /^[A-Za-z]:/.test(inside)) return 'an absolute path';
+  if (inside.split('/').some((part) => part === '..')) return 'a ".." segment';
   if (hasControlCharacters(name)) return 'control characters';
   return undefined;
 }
+
+/**
+ * The entry's path inside the archive: the platform's designer writes every entry with a leading
+ * slash (`/state`, `/wavs/a.wav`), which names the archive's root; a second slash is refused.
+ */
+export const rootRelative = (name: string): string => (name.startsWith('/') ? name.slice(1) : name);
+
+/** Unix file type bits of an entry's external attributes, when a Unix zipper wrote it. */
+const S_IFMT = 0o170000;
+const S_IFLNK = 0o120000;
+const isSymlink = (entry: yauzl.Entry) =>
+  entry.versionMadeBy >>> 8 === 3 && ((entry.externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK;
 
 const infoSchema = z.object({
   name: z.string().optional(),
   kind: z.enum(['voice', 'sms', 'ussd']).optional(),
 });
-const settingsSchema = z.object({
-  logging: z.boolean().default(false),
-  loggingRCML: z.boolean().default(false),
-  loggingES: z.boolean().default(false),
-});
+// The platform's own settings and parameters may carry nulls where a value was never set.
+const flag = z
+  .boolean()
+  .nullish()
+  .transform((v) => v ?? false);
+const settingsSchema = z.object({ logging: flag, loggingRCML: flag, loggingES: flag });
 const parametersSchema = z.object({
   parameters: z.array(
     z.object({
       name: z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/),
-      description: z.string().default(''),
+      description: z
+        .string()
+        .nullish()
+        .transform((v) => v ?? ''),
       value: z
         .string()
         .nullish()
@@ -67,20 +84,32 @@ const parametersSchema = z.object({
   ),
 });
 
-/** Opens a zip held in memory; entries are read one at a time, the file closed by the caller. */
-async function openZip(zip: Buffer): Promise<yauzl.ZipFile> {
+/** A zip held in memory, its entries read one at a time, and how its entry names are decoded. */
+interface OpenZip {
+  file: yauzl.ZipFile;
+  decodeName: (entry: yauzl.Entry) => string;
+}
+
+/** Opens a zip held in memory; the file is closed by the caller. */
+async function openZip(zip: Buffer): Promise<OpenZip> {
   // Loaded on first use: a server that never imports does not pay for it at start-up.
-  const { fromBuffer } = await import('yauzl');
-  return new Promise((resolve, reject) =>
+  const { fromBuffer, getFileNameLowLevel } = await import('yauzl');
+  // As written (UTF-8 when flagged or given as a Unicode path field, else CP437), backslashes kept.
+  const decodeName = (entry: yauzl.Entry): string =>
+    getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, true);
+  const file = await new Promise<yauzl.ZipFile>((resolve, reject) =>
     fromBuffer(
       zip,
-      { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: true },
+      // Names are decoded and checked here (see entryName): yauzl's own check refuses the
+      // leading slash of every entry the platform's designer writes.
+      { lazyEntries: true, autoClose: false, validateEntrySizes: true, decodeStrings: false },
       (err, file) =>
         err || !file
           ? reject(invalid(`not a readable zip archive: ${err?.message ?? 'unknown error'}`))
           : resolve(file),
     ),
   );
+  return { file, decodeName };
 }
 
 const zipError = (e: Error) =>
@@ -94,7 +123,7 @@ const zipError = (e: Error) =>
  * First pass, over the central directory only (nothing is inflated): every entry's name is
  * checked, and the entry count and the sum of the declared uncompressed sizes are bounded.
  */
-function listEntries(file: yauzl.ZipFile, limits: ArchiveLimits): Promise<yauzl.Entry[]> {
+function listEntries({ file, decodeName }: OpenZip, limits: ArchiveLimits): Promise<yauzl.Entry[]> {
   if (file.entryCount > limits.maxEntries) {
     return Promise.reject(
       unsafe(`the archive holds ${file.entryCount} entries; at most ${limits.maxEntries} are accepted`),
@@ -102,14 +131,21 @@ function listEntries(file: yauzl.ZipFile, limits: ArchiveLimits): Promise<yauzl.
   }
   return new Promise((resolve, reject) => {
     const entries: yauzl.Entry[] = [];
+    const seen = new Set<string>();
     let declared = 0;
     const onError = (e: Error) => {
       file.off('entry', onEntry);
       reject(zipError(e));
     };
     const onEntry = (entry: yauzl.Entry) => {
+      entry.fileName = decodeName(entry);
+      const quoted = JSON.stringify(entry.fileName);
+      if (isSymlink(entry)) return onError(unsafe(`entry ${quoted} is a symbolic link`));
       const problem = unsafeEntryName(entry.fileName);
-      if (problem) return onError(unsafe(`entry ${JSON.stringify(entry.fileName)} has ${problem}`));
+      if (problem) return onError(unsafe(`entry ${quoted} has ${problem}`));
+      const path = rootRelative(entry.fileName);
+      if (seen.has(path)) return onError(invalid(`entry ${JSON.stringify(path)} appears twice`));
+      seen.add(path);
       declared += entry.uncompressedSize;
       if (declared > limits.maxUncompressedBytes) {
         return onError(
@@ -160,17 +196,18 @@ async function inflateEntries(
         stream.on('end', () => resolve(Buffer.concat(parts)));
       });
     });
-    out.set(entry.fileName, bytes);
+    out.set(rootRelative(entry.fileName), bytes);
   }
   return out;
 }
 
 async function readEntries(zip: Buffer, limits: ArchiveLimits): Promise<Map<string, Buffer>> {
-  const file = await openZip(zip);
+  const zipFile = await openZip(zip);
+  const { file } = zipFile;
   // Errors of the second pass reach each entry's callback; none may go unheard on the file.
   file.on('error', () => {});
   try {
-    return await inflateEntries(file, await listEntries(file, limits), limits);
+    return await inflateEntries(file, await listEntries(zipFile, limits), limits);
   } finally {
     file.close();
   }

@@ -12,8 +12,17 @@ export interface ZipEntry {
   symlink?: boolean;
 }
 
+/** How the writer lays entries out. */
+export interface ZipStyle {
+  /**
+   * As Java's `ZipOutputStream` (the platform designer's writer) does: the UTF-8 name flag, and
+   * the CRC and sizes in a data descriptor after each entry's data (zeros in the local header).
+   */
+  java?: boolean;
+}
+
 /** Writes a zip without any of archiver's name cleaning, so hostile archives can be made. */
-export function makeZip(entries: ZipEntry[]): Buffer {
+export function makeZip(entries: ZipEntry[], style: ZipStyle = {}): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
@@ -27,17 +36,32 @@ export function makeZip(entries: ZipEntry[]): Buffer {
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
+    const flags = style.java ? 0x0808 : 0;
+    local.writeUInt16LE(flags, 6);
     local.writeUInt16LE(method, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(size, 22);
+    if (!style.java) {
+      local.writeUInt32LE(crc, 14);
+      local.writeUInt32LE(body.length, 18);
+      local.writeUInt32LE(size, 22);
+    }
     local.writeUInt16LE(name.length, 26);
     locals.push(local, name, body);
+    let descriptorLength = 0;
+    if (style.java) {
+      const descriptor = Buffer.alloc(16);
+      descriptor.writeUInt32LE(0x08074b50, 0);
+      descriptor.writeUInt32LE(crc, 4);
+      descriptor.writeUInt32LE(body.length, 8);
+      descriptor.writeUInt32LE(size, 12);
+      locals.push(descriptor);
+      descriptorLength = descriptor.length;
+    }
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     // Made by Unix (3) when a mode is given, so the external attributes are read as one.
     central.writeUInt16LE(e.symlink ? 0x0314 : 20, 4);
     central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(flags, 8);
     central.writeUInt16LE(method, 10);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(body.length, 20);
@@ -46,7 +70,7 @@ export function makeZip(entries: ZipEntry[]): Buffer {
     if (e.symlink) central.writeUInt32LE((0o120777 << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
     centrals.push(central, name);
-    offset += 30 + name.length + body.length;
+    offset += 30 + name.length + body.length + descriptorLength;
   }
   const cd = Buffer.concat(centrals);
   const end = Buffer.alloc(22);
