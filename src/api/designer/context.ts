@@ -7,6 +7,7 @@ import type { DesignerAppRecord } from '../../store/designer/types.js';
 import type { Store } from '../../store/ports.js';
 import type { AuthVariables } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
+import type { ImportGate } from './import-gate.js';
 import type { DesignerRuntime } from './runtime.js';
 
 /** Options of the Visual Designer service. */
@@ -83,6 +84,8 @@ export type DesignerEnv = { Variables: AuthVariables };
 export interface DesignerDeps {
   config: DesignerConfig;
   runtime: DesignerRuntime;
+  /** Archive imports in flight, capped per account and for the service. */
+  imports: ImportGate;
 }
 
 /** Path of the service under `{base_url}`. */

@@ -31,6 +31,16 @@ export const designerApplication = z
   .object({ name: z.string(), sid: z.string().describe('AP and 32 hex digits'), kind })
   .meta({ id: 'DesignerApplication' });
 
+/** The platform designer's import answer: one item per multipart part. */
+export const designerPlatformImport = z
+  .array(
+    z.union([
+      z.object({ field: z.string(), name: z.string(), id: z.string().describe('The new application sid') }),
+      z.object({ field: z.string(), value: z.string().describe('A plain (non-file) field, echoed') }),
+    ]),
+  )
+  .meta({ id: 'DesignerPlatformImport' });
+
 export const designerApplicationList = z.array(designerApplication).meta({ id: 'DesignerApplicationList' });
 
 const designerStep = z

@@ -28,6 +28,7 @@ import {
   designerMediaList,
   designerParameter,
   designerParameterList,
+  designerPlatformImport,
   designerProject,
   designerProjectInput,
   designerSettings,
@@ -50,6 +51,7 @@ const badInput = platformError('A query parameter or body field is missing or ma
 const unknownApp = platformError('No such application of the account');
 const invalidStructure = jsonAnswer(designerStructureError, 'The structure is invalid; nothing is saved');
 const tooLarge = platformError('The body exceeds its limit');
+const tooManyImports = platformError('The account or the service already runs as many imports as allowed');
 
 /** A route of the service: authenticated; writes may meet a store that cannot write. */
 function route(declaration: UntaggedRoute): RouteDeclaration {
@@ -136,14 +138,31 @@ const untagged: UntaggedRoute[] = [
     method: 'post',
     path: '/projects',
     operationId: 'createDesignerProject',
-    summary: 'Create an application (empty or from a template), built as version 1',
-    request: { query: createProjectQuery },
+    summary:
+      "Create an application (empty or from a template), built as version 1; a multipart body is the platform designer's import",
+    request: {
+      query: createProjectQuery.partial(),
+      body: {
+        required: false,
+        description: 'None to create; multipart with zip file parts to import (each named after its file)',
+        content: {
+          'multipart/form-data': { schema: z.object({ file: z.string().meta({ format: 'binary' }) }) },
+        },
+      },
+    },
     responses: {
-      200: jsonAnswer(designerApplication, 'The new application'),
+      200: {
+        description: 'The new application; for an import, `[{field, name, id}]` per part',
+        content: {
+          'application/json': { schema: z.union([designerApplication, designerPlatformImport]) },
+        },
+      },
       400: badInput,
       404: platformError('No such template'),
       409: platformError('The account has an application of that name (duplicate-name)'),
+      413: tooLarge,
       422: invalidStructure,
+      429: tooManyImports,
     },
   },
   {
@@ -158,6 +177,7 @@ const untagged: UntaggedRoute[] = [
       409: platformError('The account has an application of that name (duplicate-name)'),
       413: tooLarge,
       422: invalidStructure,
+      429: tooManyImports,
     },
   },
   {

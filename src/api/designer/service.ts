@@ -15,6 +15,7 @@ import {
   mediaPath,
 } from './context.js';
 import { controllerHandler, registerController } from './controller.js';
+import { ImportGate } from './import-gate.js';
 import { registerLogs } from './logs.js';
 import { registerMedia } from './media.js';
 import { registerParameters } from './parameters.js';
@@ -37,9 +38,11 @@ export interface DesignerService {
 }
 
 /** Which limit applies to a request body, by path. */
-function limitOf(path: string, deps: DesignerDeps): { bytes: number; what: string } {
+function limitOf(path: string, multipart: boolean, deps: DesignerDeps): { bytes: number; what: string } {
   if (/\/projects\/[^/]+\/wavs$/.test(path)) return { bytes: deps.config.mediaMaxBytes, what: 'media file' };
   if (/\/projects\/import$/.test(path)) return { bytes: deps.config.archiveMaxBytes, what: 'archive' };
+  // The platform designer's import: a multipart POST /projects carrying the zip.
+  if (/\/projects$/.test(path) && multipart) return { bytes: deps.config.archiveMaxBytes, what: 'archive' };
   return { bytes: deps.config.maxBodyBytes, what: 'request body' };
 }
 
@@ -56,12 +59,17 @@ export function designerError(err: ApiError, c: Context): Response {
 export function createDesignerService(options: DesignerServiceOptions): DesignerService {
   const config = configOf(options);
   const runtime = new DesignerRuntime({ ...config, mediaPath: (sid) => mediaPath(config, sid) });
-  const deps: DesignerDeps = { config, runtime };
+  const imports = new ImportGate({
+    perAccount: config.archiveMaxImportsPerAccount,
+    perServer: config.archiveMaxImports,
+  });
+  const deps: DesignerDeps = { config, runtime, imports };
   const app = new Hono<DesignerEnv>();
   app.use('*', basicAuth(config.store.accounts));
   app.use('*', (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'DELETE') return next();
-    const limit = limitOf(c.req.path, deps);
+    const multipart = (c.req.header('Content-Type') ?? '').startsWith('multipart/form-data');
+    const limit = limitOf(c.req.path, multipart, deps);
     return bodyLimit({
       maxSize: limit.bytes,
       onError: (ctx) =>

@@ -115,3 +115,48 @@ describe('archives exported by the platform designer', () => {
     },
   );
 });
+
+describe("the platform designer's import request", () => {
+  const upload = (zip: Uint8Array, filename: string, extra: Record<string, string> = {}): RequestInit => {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(extra)) form.append(k, v);
+    form.append('file', new Blob([zip as unknown as ArrayBuffer], { type: 'application/zip' }), filename);
+    return { method: 'POST', body: form };
+  };
+  const zip = makeZip(platformEntries(state113), { java: true });
+
+  it('a multipart POST /projects imports each file named after its base name, made unique', async () => {
+    const t = setup();
+    const first = await t.json('/projects', upload(zip, 'Front desk.zip'));
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body).toEqual([{ field: 'file', name: 'Front desk', id: expect.stringMatching(/^AP/) }]);
+    const second = await t.json('/projects', upload(zip, 'Front desk.zip', { note: 'hello' }));
+    expect(second.body).toEqual([
+      { field: 'note', value: 'hello' },
+      { field: 'file', name: 'Front desk 2', id: expect.stringMatching(/^AP/) },
+    ]);
+    const named = await t.json('/projects?name=Chosen', upload(zip, 'ignored.zip'));
+    expect(named.body[0]).toMatchObject({ name: 'Chosen' });
+    const list = (await t.json('/projects')).body.map((a: { name: string }) => a.name);
+    expect(list).toEqual(['Front desk', 'Front desk 2', 'Chosen']);
+    // The imported application runs.
+    const id = first.body[0].id as string;
+    expect(await (await t.request(`/apps/${id}/controller`)).text()).toContain('Welcome to the demo');
+  });
+
+  it('names the missing part: no file part, no name', async () => {
+    const t = setup();
+    const form = new FormData();
+    form.append('note', 'x');
+    const noFile = await t.json('/projects', { method: 'POST', body: form });
+    expect(noFile.body).toMatchObject({ status: 400, parameter: 'file' });
+    expect(noFile.body.message).toMatch(/^file: .*zip/);
+    const noName = await t.json('/projects/import', zipBody(zip));
+    expect(noName.body).toMatchObject({ status: 400, parameter: 'name' });
+    expect(noName.body.message).toMatch(/^name: is required/);
+    // A multipart upload to /projects/import is named after its file.
+    const multipart = await t.json('/projects/import', upload(zip, 'reception.zip'));
+    expect(multipart.body).toMatchObject({ name: 'reception', kind: 'voice' });
+    expect((await t.json('/projects')).body).toHaveLength(1);
+  });
+});
