@@ -243,7 +243,7 @@ export async function importArchive(zip: Buffer, limits: ArchiveLimits): Promise
   for (const [name, bytes] of entries) {
     if (!name.startsWith('wavs/')) continue;
     const filename = checkFilename(name.slice('wavs/'.length), 'archive');
-    const problem = wavProblem(bytes);
+    const problem = wavProblem(bytes, filename);
     if (problem) throw invalid(`${name}: ${problem}`);
     media.push({ filename, bytes: new Uint8Array(bytes) });
   }

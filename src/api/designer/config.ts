@@ -18,7 +18,13 @@ export function registerConfig(app: Hono<DesignerEnv>, deps: DesignerDeps): void
       acceptedVersions: FORMAT_VERSIONS,
       kinds: ['voice', 'sms', 'ussd'],
       stepKinds: Object.keys(stepSchemas),
-      media: { maxBytes: config.mediaMaxBytes, formats: ['audio/wav (RIFF/WAVE PCM)'] },
+      media: {
+        maxBytes: config.mediaMaxBytes,
+        formats: [
+          'audio/wav (RIFF/WAVE: linear PCM, A-law, µ-law)',
+          'video/mp4 (ISO base media with a sound or video track)',
+        ],
+      },
       archive: {
         maxBytes: config.archiveMaxBytes,
         maxUncompressedBytes: config.archiveMaxUncompressedBytes,

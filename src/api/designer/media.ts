@@ -1,6 +1,7 @@
 /** Media: WAV upload (raw body or multipart `file`), list, play (with ranges), delete. */
 
 import type { Context, Hono } from 'hono';
+import { MEDIA_CONTENT_TYPE, mediaKindOf } from '../../engine/media-file.js';
 import { ApiError, notFound } from '../http/errors.js';
 import { queryOf } from '../http/params.js';
 import { rangedBody } from '../http/range.js';
@@ -33,7 +34,7 @@ export function registerMedia(app: Hono<DesignerEnv>, deps: DesignerDeps): void 
   app.post('/projects/:sid/wavs', async (c) => {
     const record = await appOf(c, deps);
     const { filename, bytes } = await uploaded(c);
-    const problem = wavProblem(bytes);
+    const problem = wavProblem(bytes, filename);
     if (problem) throw new ApiError(415, 'invalid-media', problem, 'file');
     await repo.put(record.sid, { filename, bytes });
     return c.json({ result: [{ size: bytes.byteLength }] });
@@ -49,7 +50,7 @@ export function registerMedia(app: Hono<DesignerEnv>, deps: DesignerDeps): void 
     const filename = c.req.param('filename') ?? '';
     const media = await repo.get(record.sid, filename);
     if (!media) throw notFound('Media file', filename);
-    return rangedBody(media.bytes, c.req.header('Range'), 'audio/wav');
+    return rangedBody(media.bytes, c.req.header('Range'), MEDIA_CONTENT_TYPE[mediaKindOf(filename) ?? 'wav']);
   };
   app.get('/projects/:sid/media/:filename', play);
   app.get('/projects/:sid/wavs/:filename', play);

@@ -319,7 +319,7 @@ const untagged: UntaggedRoute[] = [
       400: platformError('Bad file name, or a multipart body without a file part'),
       404: unknownApp,
       413: tooLarge,
-      415: platformError('Not a RIFF/WAVE PCM file (invalid-media)'),
+      415: platformError('Not a WAV (PCM, A-law, µ-law) or MP4 file as its extension says (invalid-media)'),
     },
   },
   {
