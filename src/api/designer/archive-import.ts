@@ -15,6 +15,7 @@ import type {
 } from '../../store/designer/types.js';
 import { ApiError } from '../http/errors.js';
 import { checkFilename, hasControlCharacters } from './filename.js';
+import { type WebTrigger, webTriggerBody } from './platform-routes.js';
 import { wavProblem } from './wav-check.js';
 
 /** Limits of an import. */
@@ -31,6 +32,8 @@ export interface ImportedArchive {
   settings?: DesignerSettings;
   parameters: DesignerParameter[];
   media: DesignerMedia[];
+  /** The platform's web trigger settings (`cc`), when the archive has them. */
+  webTrigger?: WebTrigger;
 }
 
 const unsafe = (message: string) => new ApiError(400, 'unsafe-archive', message, 'archive');
@@ -255,5 +258,6 @@ export async function importArchive(zip: Buffer, limits: ArchiveLimits): Promise
     settings: json(entries, 'settings', settingsSchema),
     parameters: json(entries, 'parameters', parametersSchema)?.parameters ?? [],
     media,
+    webTrigger: json(entries, 'cc', webTriggerBody) ?? undefined,
   };
 }

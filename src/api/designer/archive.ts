@@ -94,6 +94,7 @@ async function importZip(
     settings: archive.settings,
     parameters: archive.parameters,
     media: archive.media,
+    webTrigger: archive.webTrigger,
   });
 }
 

@@ -44,6 +44,8 @@ export interface NewApplication {
   settings?: DesignerAppRecord['settings'];
   parameters?: DesignerParameter[];
   media?: DesignerMedia[];
+  /** The platform's web trigger settings, from an imported archive. */
+  webTrigger?: unknown;
 }
 
 /** The `{name, sid, kind}` of a created application. */
@@ -74,6 +76,7 @@ export async function createApplication(
     dateUpdated: t,
     state: loaded.project,
     settings: input.settings ?? { logging: false, loggingRCML: false, loggingES: false },
+    ...(input.webTrigger === undefined ? {} : { webTrigger: input.webTrigger }),
   };
   if ((await designer.apps.create(record)) === 'duplicate-name') {
     throw new ApiError(

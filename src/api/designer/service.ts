@@ -19,6 +19,7 @@ import { ImportGate } from './import-gate.js';
 import { registerLogs } from './logs.js';
 import { registerMedia } from './media.js';
 import { registerParameters } from './parameters.js';
+import { registerPlatformRoutes } from './platform-routes.js';
 import { deleteApplication, registerProjects } from './projects.js';
 import { DesignerRuntime } from './runtime.js';
 import { registerSettings } from './settings.js';
@@ -81,6 +82,7 @@ export function createDesignerService(options: DesignerServiceOptions): Designer
   registerProjects(app, deps);
   registerBuild(app, deps);
   registerParameters(app, deps);
+  registerPlatformRoutes(app, deps);
   registerSettings(app, deps);
   registerMedia(app, deps);
   registerLogs(app, deps);

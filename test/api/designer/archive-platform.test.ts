@@ -80,6 +80,9 @@ describe('archives exported by the platform designer', () => {
       parameters: [{ name: 'team', description: '', value: 'sales' }],
     });
     expect(await (await t.request(`/apps/${sid}/controller`)).text()).toContain('Welcome to the demo');
+    expect((await t.json(`/projects/${sid}/cc`)).body).toEqual({
+      lanes: [{ startPoint: { to: '+1555', from: '+1666' } }],
+    });
   });
 
   it('imports a state of the oldest format (no header) the same way', async () => {
