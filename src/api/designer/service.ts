@@ -17,7 +17,7 @@ import {
 import { controllerHandler, registerController } from './controller.js';
 import { ImportGate } from './import-gate.js';
 import { registerLogs } from './logs.js';
-import { registerMedia } from './media.js';
+import { isPublicDesignerRoute, mediaHandler, registerMedia } from './media.js';
 import { registerParameters } from './parameters.js';
 import { registerPlatformRoutes } from './platform-routes.js';
 import { deleteApplication, registerProjects } from './projects.js';
@@ -30,6 +30,8 @@ export interface DesignerService {
   readonly app: Hono;
   /** The controller for the engine: register it under `{base_url}/visual-designer/services/apps/`. */
   readonly rcmlHandler: RcmlHandler;
+  /** The media files for the engine: register it under `{base_url}/visual-designer/services/projects/`. */
+  readonly mediaHandler: RcmlHandler;
   /** Follows a rename of the `{api_root}` application record (409 when the name is taken). */
   renamed(accountSid: string, sid: string, name: string): Promise<void>;
   /** Removes an application and everything of it; false when the account has none so named. */
@@ -66,7 +68,7 @@ export function createDesignerService(options: DesignerServiceOptions): Designer
   });
   const deps: DesignerDeps = { config, runtime, imports };
   const app = new Hono<DesignerEnv>();
-  app.use('*', basicAuth(config.store.accounts));
+  app.use('*', basicAuth(config.store.accounts, isPublicDesignerRoute));
   app.use('*', (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'DELETE') return next();
     const multipart = (c.req.header('Content-Type') ?? '').startsWith('multipart/form-data');
@@ -90,6 +92,7 @@ export function createDesignerService(options: DesignerServiceOptions): Designer
   return {
     app: app as unknown as Hono,
     rcmlHandler: controllerHandler(runtime),
+    mediaHandler: mediaHandler(config.designer.media),
     async renamed(accountSid, sid, name) {
       const record = await config.designer.apps.get(accountSid, sid);
       if (!record || record.name === name) return;
