@@ -1,34 +1,14 @@
-/** Media: WAV upload (raw body or multipart `file`), list, play (with ranges), delete. */
+/** Media: list, play (with ranges), delete; uploads are media-upload.ts. */
 
 import type { Context, Hono } from 'hono';
 import { MEDIA_CONTENT_TYPE, mediaKindOf } from '../../engine/media-file.js';
 import type { HandlerRequest, HandlerResponse } from '../../engine/types.js';
 import type { DesignerMediaRepository } from '../../store/designer/ports.js';
-import { ApiError, notFound } from '../http/errors.js';
+import { notFound } from '../http/errors.js';
 import { queryOf } from '../http/params.js';
 import { rangedBody } from '../http/range.js';
 import { appOf, type DesignerDeps, type DesignerEnv } from './context.js';
 import { checkFilename } from './filename.js';
-import { wavProblem } from './wav-check.js';
-
-async function uploaded(c: Context<DesignerEnv>): Promise<{ filename: string; bytes: Uint8Array }> {
-  const type = c.req.header('Content-Type') ?? '';
-  if (type.includes('multipart/form-data')) {
-    let form: FormData;
-    try {
-      form = await c.req.formData();
-    } catch {
-      throw new ApiError(400, 'malformed-body', 'multipart body could not be read');
-    }
-    const file = form.get('file');
-    if (!(file instanceof File))
-      throw new ApiError(400, 'invalid-parameter', 'file: a file part is required', 'file');
-    const filename = checkFilename(queryOf(c).filename ?? file.name, 'filename');
-    return { filename, bytes: new Uint8Array(await file.arrayBuffer()) };
-  }
-  const filename = checkFilename(queryOf(c).filename, 'filename');
-  return { filename, bytes: new Uint8Array(await c.req.arrayBuffer()) };
-}
 
 const MEDIA_PATH = /\/visual-designer\/services\/projects\/([^/?#]+)\/(?:wavs|media)\/([^/?#]+)$/;
 
@@ -63,15 +43,6 @@ export function mediaHandler(
 
 export function registerMedia(app: Hono<DesignerEnv>, deps: DesignerDeps): void {
   const repo = deps.config.designer.media;
-
-  app.post('/projects/:sid/wavs', async (c) => {
-    const record = await appOf(c, deps);
-    const { filename, bytes } = await uploaded(c);
-    const problem = wavProblem(bytes, filename);
-    if (problem) throw new ApiError(415, 'invalid-media', problem, 'file');
-    await repo.put(record.sid, { filename, bytes });
-    return c.json({ result: [{ size: bytes.byteLength }] });
-  });
 
   app.get('/projects/:sid/wavs', async (c) => {
     const record = await appOf(c, deps);

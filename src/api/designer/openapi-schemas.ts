@@ -116,7 +116,21 @@ export const designerSettings = z
   .meta({ id: 'DesignerSettings' });
 
 export const designerUpload = z
-  .object({ result: z.array(z.object({ size: z.number().int().min(0) })) })
+  .union([
+    z.object({
+      result: z.array(
+        z.object({ size: z.number().int().min(0), name: z.string().describe('The stored file name') }),
+      ),
+    }),
+    z
+      .array(
+        z.union([
+          z.object({ fieldName: z.string(), name: z.string() }),
+          z.object({ fieldName: z.string(), value: z.string() }),
+        ]),
+      )
+      .describe("A multipart upload: one item per part, the platform designer's shape"),
+  ])
   .meta({ id: 'DesignerUpload' });
 
 export const designerMediaList = z

@@ -18,6 +18,7 @@ import { controllerHandler, registerController } from './controller.js';
 import { ImportGate } from './import-gate.js';
 import { registerLogs } from './logs.js';
 import { isPublicDesignerRoute, mediaHandler, registerMedia } from './media.js';
+import { registerMediaUpload } from './media-upload.js';
 import { registerParameters } from './parameters.js';
 import { registerPlatformRoutes } from './platform-routes.js';
 import { deleteApplication, registerProjects } from './projects.js';
@@ -86,6 +87,7 @@ export function createDesignerService(options: DesignerServiceOptions): Designer
   registerParameters(app, deps);
   registerPlatformRoutes(app, deps);
   registerSettings(app, deps);
+  registerMediaUpload(app, deps);
   registerMedia(app, deps);
   registerLogs(app, deps);
   registerController(app, deps);

@@ -73,3 +73,34 @@ describe('designer media formats', () => {
     ]);
   });
 });
+
+describe('designer media upload forms', () => {
+  it("a raw body without ?filename= gets a free generated name; multipart answers the platform's [{fieldName, name}]", async () => {
+    const t = setup();
+    const sid = await t.create({ name: 'uploads' });
+    const first = await t.json(`/projects/${sid}/wavs`, raw(writeWav(0.1)));
+    expect(first.body).toEqual({ result: [{ size: writeWav(0.1).byteLength, name: 'media-1.wav' }] });
+    const second = await t.json(`/projects/${sid}/wavs`, raw(writeWav(0.1)));
+    expect(second.body.result[0].name).toBe('media-2.wav');
+    const clip = await t.json(`/projects/${sid}/wavs`, raw(writeMp4(1), 'video/mp4'));
+    expect(clip.body.result[0].name).toBe('media-1.mp4');
+    const form = new FormData();
+    form.append('note', 'greeting');
+    form.append('file', new File([Buffer.from(writeG711Wav(0.1, 7))], 'hello.wav'));
+    form.append('other', new File([Buffer.from(writeMp4(1))], 'intro.mp4'));
+    const multi = await t.json(`/projects/${sid}/wavs`, { method: 'POST', body: form });
+    expect(multi.body).toEqual([
+      { fieldName: 'note', value: 'greeting' },
+      { fieldName: 'file', name: 'hello.wav' },
+      { fieldName: 'other', name: 'intro.mp4' },
+    ]);
+    // One bad file stores none of them.
+    const bad = new FormData();
+    bad.append('a', new File([Buffer.from(writeWav(0.1))], 'fine.wav'));
+    bad.append('b', new File([Buffer.from('not audio at all, just text here, padded out')], 'bad.wav'));
+    expect((await t.json(`/projects/${sid}/wavs`, { method: 'POST', body: bad })).status).toBe(415);
+    expect((await t.json(`/projects/${sid}/wavs`)).body.map((m: { filename: string }) => m.filename)).toEqual(
+      ['hello.wav', 'intro.mp4', 'media-1.mp4', 'media-1.wav', 'media-2.wav'],
+    );
+  });
+});

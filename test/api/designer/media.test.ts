@@ -16,7 +16,7 @@ describe('designer media', () => {
     const t = setup();
     const sid = await t.create({ name: 'media' });
     expect((await t.json(`/projects/${sid}/wavs?filename=hello.wav`, raw(wav))).body).toEqual({
-      result: [{ size: wav.byteLength }],
+      result: [{ size: wav.byteLength, name: 'hello.wav' }],
     });
     const form = new FormData();
     form.set('file', new File([Buffer.from(wav)], 'second.wav', { type: 'audio/wav' }));
