@@ -10,7 +10,7 @@ import { exportArchive } from './archive-export.js';
 import { importArchive } from './archive-import.js';
 import { appOf, type DesignerDeps, type DesignerEnv } from './context.js';
 import { parseInput, parseQuery } from './input.js';
-import { createApplication, createdRep, nameField } from './projects.js';
+import { createApplication, createdRep, nameField, uniqueName } from './projects.js';
 
 /** Query of `POST /projects/import`. */
 export const importQuery = z.object({ name: nameField.optional() });
@@ -38,17 +38,6 @@ export function baseName(filename: string): string {
   const last = filename.split(/[/\\]/).pop() ?? '';
   const dot = last.lastIndexOf('.');
   return (dot > 0 ? last.slice(0, dot) : last).trim();
-}
-
-/** `name`, or `name 2`, `name 3`, ... : the first the account does not have yet. */
-async function uniqueName(deps: DesignerDeps, accountSid: string, name: string): Promise<string> {
-  const taken = new Set((await deps.config.designer.apps.list(accountSid)).map((a) => a.name));
-  if (!taken.has(name)) return name;
-  for (let n = 2; ; n++) {
-    const suffix = ` ${n}`;
-    const candidate = `${name.slice(0, 256 - suffix.length)}${suffix}`;
-    if (!taken.has(candidate)) return candidate;
-  }
 }
 
 /** Where an imported application's name comes from, most specific first. */

@@ -17,6 +17,9 @@ export function registerConfig(app: Hono<DesignerEnv>, deps: DesignerDeps): void
       projectVersion: CURRENT_VERSION,
       acceptedVersions: FORMAT_VERSIONS,
       kinds: ['voice', 'sms', 'ussd'],
+      // The platform designer's switches: USSD applications can be made; video is not played.
+      ussdSupport: true,
+      videoSupport: false,
       stepKinds: Object.keys(stepSchemas),
       media: {
         maxBytes: config.mediaMaxBytes,

@@ -144,6 +144,8 @@ export const designerConfig = z
     projectVersion: z.string(),
     acceptedVersions: z.array(z.string()),
     kinds: z.array(kind),
+    ussdSupport: z.boolean().describe('USSD applications can be made (the platform designer reads it)'),
+    videoSupport: z.boolean().describe('Video is played (false: MP4s are stored and served, not shown)'),
     stepKinds: z.array(z.string()),
     media: z.object({ maxBytes: z.number().int(), formats: z.array(z.string()) }),
     archive: z.object({

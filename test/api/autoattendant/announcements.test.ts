@@ -87,7 +87,7 @@ describe('create announcement', () => {
     expect((await create({ voice: '' })).body.data.voice).toBe('Man');
     expect((await create({ voice: undefined, language: 'EN-GB' })).body.data).toMatchObject({
       voice: 'Man',
-      language: 'en-gb',
+      language: 'EN-GB',
     });
   });
 

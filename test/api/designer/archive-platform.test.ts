@@ -67,7 +67,8 @@ describe('archives exported by the platform designer', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const sid = res.body.sid as string;
     expect(res.body).toMatchObject({ name: 'demo', kind: 'voice' });
-    expect((await t.json(`/projects/${sid}`)).body.header.version).toBe('1.15');
+    const header = (await t.json(`/projects/${sid}`)).body.header;
+    expect(header).toMatchObject({ version: '1.15', owner: 'administrator@company.com' });
     expect((await t.json(`/projects/${sid}/wavs`)).body).toEqual([{ filename: 'welcome.wav' }]);
     const media = await t.request(`/projects/${sid}/media/welcome.wav`);
     expect(new Uint8Array(await media.arrayBuffer())).toEqual(wav);
