@@ -11,7 +11,7 @@ import type { UserRepository } from '../../store/enterprise/ports.js';
 import type { AaUserRecord } from '../../store/enterprise/types.js';
 import type { AccountRepository } from '../../store/ports.js';
 import { verifyPassword } from '../autoattendant/password.js';
-import { basicAuth, parseBasic } from '../http/auth.js';
+import { basicAuth, inactive, parseBasic } from '../http/auth.js';
 import { ApiError, errorResponse } from '../http/errors.js';
 import type { EnterpriseEnv } from './context.js';
 import type { EnterpriseScope } from './scope.js';
@@ -73,6 +73,8 @@ export function areaAuth(options: AreaAuthOptions): MiddlewareHandler<Enterprise
     if (user?.status !== 'ACTIVE') return refuse(c);
     const account = await options.accounts.get(user.accountSid);
     if (!account) return refuse(c);
+    const refused = inactive(c, account);
+    if (refused) return refused;
     c.set('account', account);
     c.set('user', user);
     const signedIn = user;
