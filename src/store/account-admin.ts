@@ -29,7 +29,10 @@ export async function createAccount(
   accounts: AccountRepository,
   fields: { friendlyName: string; ownerSid?: string; now: number; sid?: string },
 ): Promise<{ account: AccountRecord; authToken: string }> {
-  const created = newAccount(fields.sid ?? randomSid('AC'), { friendlyName: fields.friendlyName, now: fields.now });
+  const created = newAccount(fields.sid ?? randomSid('AC'), {
+    friendlyName: fields.friendlyName,
+    now: fields.now,
+  });
   const account: AccountRecord = {
     ...created.account,
     status: 'active',

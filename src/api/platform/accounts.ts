@@ -90,7 +90,10 @@ export function registerAccounts(app: Hono<PlatformEnv>, deps: PlatformDeps, now
         ownerSid: me.sid,
         now: now(),
       });
-      return renderOne(c, format, 'Account', [...accountRep(account), ['AuthToken', 'auth_token', authToken]]);
+      return renderOne(c, format, 'Account', [
+        ...accountRep(account),
+        ['AuthToken', 'auth_token', authToken],
+      ]);
     });
   }
 
@@ -104,14 +107,23 @@ export function registerAccounts(app: Hono<PlatformEnv>, deps: PlatformDeps, now
     const target = await reachable(deps, c, id);
     const fields = await readFields(c);
     const change = { friendlyName: friendlyName(fields.FriendlyName), status: accountStatus(fields.Status) };
-    if (change.status !== undefined && target.sid === c.get('account').sid && change.status !== statusOf(target)) {
-      throw new ApiError(403, 'forbidden', "an account's own Status is changed by its owner or with rcml account");
+    if (
+      change.status !== undefined &&
+      target.sid === c.get('account').sid &&
+      change.status !== statusOf(target)
+    ) {
+      throw new ApiError(
+        403,
+        'forbidden',
+        "an account's own Status is changed by its owner or with rcml account",
+      );
     }
     let after: AccountRecord;
     try {
       ({ after } = await changeAccount(deps.store.accounts, target.sid, change, now()));
     } catch (err) {
-      if (err instanceof AccountChangeError && err.reason === 'closed') throw badParameter('Status', err.message);
+      if (err instanceof AccountChangeError && err.reason === 'closed')
+        throw badParameter('Status', err.message);
       throw err;
     }
     if (after.status === 'closed' && statusOf(target) !== 'closed') await endLiveCalls(deps, after.sid);
