@@ -197,7 +197,7 @@ export function createApp(options: AppOptions): Hono {
 
   const platform = new Hono<PlatformEnv>();
   platform.use('*', basicAuth(options.store.accounts, isRecordingAudio));
-  registerAccounts(platform);
+  registerAccounts(platform, deps, now);
   registerCalls(platform, deps);
   registerRecordings(platform, deps);
   registerGathers(platform, deps);

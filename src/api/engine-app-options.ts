@@ -142,8 +142,11 @@ export function designerOf(
         await guarded?.close();
       }
     },
-    attach: (baseUrl) =>
-      engine.registerHandler(`${baseUrl.replace(/\/+$/, '')}${SERVICE_PATH}/apps/`, service.rcmlHandler),
+    attach: (baseUrl) => {
+      const root = `${baseUrl.replace(/\/+$/, '')}${SERVICE_PATH}`;
+      engine.registerHandler(`${root}/apps/`, service.rcmlHandler);
+      engine.registerHandler(`${root}/projects/`, service.mediaHandler);
+    },
   };
 }
 

@@ -4,6 +4,24 @@
  * `{api_root}` and `/sim`. Do not edit: change the routes' declarations and generate again.
  */
 export interface paths {
+    "/platform/2012-04-24/Accounts.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The authenticated account and its sub-accounts */
+        get: operations["listAccounts"];
+        put?: never;
+        /** Create a sub-account (its auth token is in this answer only) */
+        post: operations["createAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/platform/2012-04-24/Accounts/{AccountSid}.json": {
         parameters: {
             query?: never;
@@ -11,10 +29,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The authenticated account (another one: 403) */
+        /** The authenticated account or one of its sub-accounts (another one: 403) */
         get: operations["getAccount"];
         put?: never;
-        post?: never;
+        /** Rename the account or a sub-account, or change a sub-account's Status */
+        post: operations["updateAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -476,10 +495,14 @@ export interface components {
         Account: {
             sid: string;
             friendly_name: string;
-            /** @constant */
-            status: "active";
+            /** @enum {string} */
+            status: "active" | "suspended" | "closed";
             /** @constant */
             type: "Full";
+            /** @description The account that created this sub-account; its own sid for a top-level account */
+            owner_account_sid: string;
+            /** @description Only in the answer that creates the account: shown once */
+            auth_token?: string;
             /** @description The account's organization (`OR` + 32 hex digits) */
             org_sid: string;
             /** @description RFC 2822 date (`Tue, 05 Mar 2024 12:00:01 +0000`) */
@@ -753,6 +776,77 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accounts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accounts: components["schemas"]["Account"][];
+                    };
+                };
+            };
+            /** @description An error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description 1 to 256 characters */
+                    FriendlyName?: string;
+                };
+                "application/json": {
+                    /** @description 1 to 256 characters */
+                    FriendlyName?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new sub-account, with auth_token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description An error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getAccount: {
         parameters: {
             query?: never;
@@ -764,6 +858,59 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description The account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description An error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A sid (`AC` and 32 hexadecimal digits) */
+                AccountSid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description 1 to 256 characters */
+                    FriendlyName?: string;
+                    /**
+                     * @description closed is final
+                     * @enum {string}
+                     */
+                    Status?: "active" | "suspended" | "closed";
+                };
+                "application/json": {
+                    /** @description 1 to 256 characters */
+                    FriendlyName?: string;
+                    /**
+                     * @description closed is final
+                     * @enum {string}
+                     */
+                    Status?: "active" | "suspended" | "closed";
+                };
+            };
+        };
         responses: {
             /** @description The account */
             200: {

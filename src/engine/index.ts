@@ -46,7 +46,15 @@ export {
   startLeg,
 } from './legs.js';
 export { setHeld, setMuted } from './media.js';
+export {
+  MEDIA_CONTENT_TYPE,
+  type MediaKind,
+  mediaKindOf,
+  mediaLength,
+  mediaProblem,
+} from './media-file.js';
 export { type ModifyCallInput, type ModifyCallParams, modifyCallParamsSchema } from './modify-call-schema.js';
+export { checkMp4, type Mp4Check, writeMp4 } from './mp4.js';
 export * from './records.js';
 export { defaultSettings, type EngineSettings, speakingSeconds } from './settings.js';
 export { numberSid, organizationSid, randomSids, type SidGenerator, seededSids } from './sids.js';
@@ -55,3 +63,4 @@ export type * from './types.js';
 export { registerVerb, type VerbRegistry } from './verbs/index.js';
 export { NEXT, type VerbContext, type VerbHandler, type VerbOutcome } from './verbs/types.js';
 export { readWavInfo, WAV_SAMPLE_RATE, type WavInfo, writeWav } from './wav.js';
+export { checkWav, type WavCheck, type WavCheckOptions, type WavEncoding } from './wav-check.js';

@@ -3,13 +3,13 @@ import type { Call } from './call.js';
 import { CallServices } from './call-services.js';
 import type { InterruptReason } from './errors.js';
 import type { FetchResult } from './fetcher.js';
+import { mediaLength } from './media-file.js';
 import type { GatherRecord, MessageRecord, RecordingRecord } from './records.js';
 import type { EngineSettings } from './settings.js';
 import type { PartyInput, RequestKind } from './types.js';
 import { dispatchVerb, verbHandlers } from './verbs/index.js';
 import type { ScriptSignal, VerbContext, VerbDispatch, VerbOutcome, VerbServices } from './verbs/types.js';
 import { unknownVerb } from './verbs/unknown.js';
-import { readWavInfo } from './wav.js';
 
 /** The `VerbContext` of one script run: a thin view over its call and the engine runtime. */
 export class ScriptContext implements VerbContext, ScriptSignal {
@@ -137,9 +137,9 @@ export class ScriptContext implements VerbContext, ScriptSignal {
       return null;
     }
     const bytes = typeof res.body === 'string' ? new TextEncoder().encode(res.body) : res.body;
-    const seconds = res.status >= 200 ? readWavInfo(bytes)?.duration : undefined;
+    const seconds = res.status >= 200 ? mediaLength(bytes) : undefined;
     if (seconds === undefined) {
-      const why = res.status < 200 ? `HTTP ${res.status}` : 'not a WAV file';
+      const why = res.status < 200 ? `HTTP ${res.status}` : 'not a WAV or MP4 file';
       this.notify(
         '11205',
         1,

@@ -17,7 +17,17 @@ export interface AccountRecord {
   friendlyName: string;
   dateCreated: number;
   dateUpdated: number;
+  /** `active` when absent (records written before accounts could be suspended or closed). */
+  status?: AccountStatus;
+  /** The account that created this one as a sub-account; absent for a top-level account. */
+  ownerSid?: string;
 }
+
+/**
+ * An account's standing: `suspended` accounts are refused (403, code 20005) until made active
+ * again; `closed` is final, and the account's live calls are ended when it closes.
+ */
+export type AccountStatus = 'active' | 'suspended' | 'closed';
 
 /** An application as the REST rename answers it. */
 export interface ApplicationRecord {

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { ensureAccount } from '../../src/api/server.js';
-import { rotateTokenCommand } from '../../src/cli/commands/account.js';
+import {
+  createAccountCommand,
+  listAccountsCommand,
+  rotateTokenCommand,
+  setAccountStatusCommand,
+} from '../../src/cli/commands/account.js';
 import { createProgram } from '../../src/cli/program.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
 import { call } from '../store/fixtures.js';
@@ -64,5 +69,54 @@ describe('rcml account rotate-token', () => {
     await expect(
       program.parseAsync(['node', 'rcml', 'account', 'rotate-token', '--account-sid', 'AC12']),
     ).rejects.toMatchObject({ code: 'commander.invalidArgument' });
+  });
+});
+
+describe('rcml account create | list | suspend | activate | close', () => {
+  it('manages the accounts of a data directory; a running app sees each change at its next request', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rcml-accounts-'));
+    dirs.push(dir);
+    const store = await openSqliteStore({ dir });
+    const { account: first } = await ensureAccount(store, {});
+    const app = createApp({ store });
+    const created = await createAccountCommand({ data: dir, friendlyName: 'Second customer' });
+    expect(created).toMatchObject({ exitCode: 0, stderr: '' });
+    const sid = /account sid: (AC[0-9a-f]{32})/.exec(created.stdout)?.[1] as string;
+    const token = /auth token: ([0-9a-f]{32})/.exec(created.stdout)?.[1] as string;
+    const calls = () =>
+      app.fetch(
+        new Request(`http://x/platform/2012-04-24/Accounts/${sid}/Calls.json`, {
+          headers: { Authorization: basic(sid, token) },
+        }),
+      );
+    expect((await calls()).status).toBe(200);
+    const sub = await createAccountCommand({ data: dir, owner: sid });
+    expect(sub.exitCode).toBe(0);
+    const listed = await listAccountsCommand({ data: dir });
+    const rows = listed.stdout.trimEnd().split('\n');
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toMatch(new RegExp(`^${first.sid}  active`));
+    expect(rows[1]).toMatch(new RegExp(`^${sid}  active .* Second customer$`));
+    expect(rows[2]).toContain(`  ${sid}  `);
+
+    expect((await setAccountStatusCommand({ data: dir, accountSid: sid, status: 'suspended' })).stdout).toBe(
+      `account ${sid}: suspended\n`,
+    );
+    const refused = await calls();
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ code: 20005 });
+    await setAccountStatusCommand({ data: dir, accountSid: sid, status: 'active' });
+    expect((await calls()).status).toBe(200);
+    await setAccountStatusCommand({ data: dir, accountSid: sid, status: 'closed' });
+    expect((await calls()).status).toBe(403);
+    const reopen = await setAccountStatusCommand({ data: dir, accountSid: sid, status: 'active' });
+    expect(reopen).toMatchObject({ exitCode: 1, stderr: expect.stringContaining('closing is final') });
+    const unknown = await setAccountStatusCommand({
+      data: dir,
+      accountSid: `AC${'0'.repeat(32)}`,
+      status: 'closed',
+    });
+    expect(unknown.exitCode).toBe(1);
+    await store.close();
   });
 });

@@ -134,7 +134,7 @@ describe('hostile webhooks', () => {
     await h.engine.close();
     expect((server.written.get('/endless') ?? 0) - before).toBeLessThan(32 * 1024 * 1024);
     // Not a WAV file: its length is unknown, the default one is used.
-    expect(h.notifications.map((n) => n.message)).toEqual([expect.stringMatching(/not a WAV file/)]);
+    expect(h.notifications.map((n) => n.message)).toEqual([expect.stringMatching(/not a WAV or MP4 file/)]);
     expect(h.engine.getCall(call.sid)?.status).toBe('completed');
   });
 

@@ -120,6 +120,15 @@ describe.each(implementations)('%s enterprise store', (_, open) => {
       DuplicateRecordError,
     );
     await store.users.put(user(3, { emailId: 'u1@acme.test', accountSid: ACCOUNT_B }));
+    // Signing in finds a user by e-mail in any case, across accounts.
+    const found = await store.users.withEmail('U1@Acme.Test');
+    expect(found.map((u) => [u.sid, u.accountSid]).sort()).toEqual(
+      [
+        [user(1).sid, ACCOUNT_A],
+        [user(3).sid, ACCOUNT_B],
+      ].sort(),
+    );
+    expect(await store.users.withEmail('u1@acme')).toEqual([]);
     await store.workspaces.create(workspace('WS1', 'Sales'), [activity('AT1', 'WS1', 'Offline')]);
     await expect(store.workspaces.create(workspace('WS2', 'sales'), [])).rejects.toBeInstanceOf(
       DuplicateRecordError,

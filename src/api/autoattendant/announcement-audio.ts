@@ -1,11 +1,12 @@
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { MEDIA_CONTENT_TYPE, mediaKindOf, mediaProblem } from '../../engine/media-file.js';
 import { accountOf, type EnterpriseDeps, type EnterpriseEnv } from '../enterprise/context.js';
 import { errorBody, ok } from '../enterprise/envelope.js';
 import { specError } from '../enterprise/errors.js';
 import { attachment } from '../http/attachment.js';
 import { announcementOf, renderAnnouncement } from './announcements.js';
-import { checkWav, sanitizeFileName } from './wav-check.js';
+import { sanitizeFileName } from './wav-check.js';
 
 /** Room for the multipart framing around the file. */
 const MULTIPART_SLACK = 64 * 1024;
@@ -15,9 +16,9 @@ export const isAnnouncementAudio = (method: string, path: string) =>
   (method === 'GET' || method === 'HEAD') && /\/file\/announcement\/[^/]+\/[^/]+$/.test(path);
 
 /**
- * `POST /file/announcement/{sid}`: multipart field `file`, a PCM WAV of at most
- * `maxAudioBytes` (504 otherwise, with the reason); `GET /file/announcement/{sid}/{name}`
- * serves it as `audio/wav`.
+ * `POST /file/announcement/{sid}`: multipart field `file`, a WAV (linear PCM, A-law or µ-law) or
+ * an `.mp4` of at most `maxAudioBytes` (504 otherwise, with the reason);
+ * `GET /file/announcement/{sid}/{name}` serves it as `audio/wav` (`video/mp4`).
  */
 export function registerAnnouncementAudio(app: Hono<EnterpriseEnv>, deps: EnterpriseDeps): void {
   const limit = bodyLimit({
@@ -45,9 +46,12 @@ export function registerAnnouncementAudio(app: Hono<EnterpriseEnv>, deps: Enterp
       throw specError('audioUpload', data, `file exceeds ${deps.maxAudioBytes} bytes`);
     }
     const wav = new Uint8Array(await file.arrayBuffer());
-    const check = checkWav(wav);
-    if (!check.ok) throw specError('audioUpload', data, `not a PCM WAV file: ${check.reason}`);
-    const record = { ...current, fileName: sanitizeFileName(file.name), dateUpdated: deps.now() };
+    // As the platform's designer does, the extension names the kind (`.mp4`, else a WAV); the
+    // content must then be that kind.
+    const kind = mediaKindOf(file.name) ?? 'wav';
+    const problem = mediaProblem(wav, kind);
+    if (problem) throw specError('audioUpload', data, problem);
+    const record = { ...current, fileName: sanitizeFileName(file.name, kind), dateUpdated: deps.now() };
     await deps.store.announcements.putAudio(record, wav);
     return ok(c, renderAnnouncement(record));
   });
@@ -58,7 +62,7 @@ export function registerAnnouncementAudio(app: Hono<EnterpriseEnv>, deps: Enterp
       throw specError('announcementNotFound', { sid: c.req.param('sid') });
     }
     return c.body(found.wav.slice().buffer, 200, {
-      'Content-Type': 'audio/wav',
+      'Content-Type': MEDIA_CONTENT_TYPE[mediaKindOf(found.record.fileName) ?? 'wav'],
       'Content-Length': String(found.wav.byteLength),
       'Content-Disposition': attachment(found.record.fileName),
     });

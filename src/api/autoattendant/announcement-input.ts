@@ -37,8 +37,9 @@ export function checkSpeech(
     const missing = [body === '' && 'body', rawLanguage === '' && 'language'].filter(Boolean).join(', ');
     throw specError('sayParametersMissing', data, `missing ${missing}`);
   }
-  const language = sayLanguage(rawLanguage);
-  if (!language) throw specError('announcementLanguage', data, rawLanguage);
+  // Checked in any case, kept as the client wrote it (the platform echoes `en-GB` as `en-GB`).
+  if (!sayLanguage(rawLanguage)) throw specError('announcementLanguage', data, rawLanguage);
+  const language = rawLanguage;
   const rawVoice = fields.voice?.trim() ?? '';
   const voice = rawVoice === '' ? DEFAULT_VOICE : { man: 'Man', woman: 'Woman' }[rawVoice.toLowerCase()];
   if (!voice) throw specError('announcementVoice', data, rawVoice);

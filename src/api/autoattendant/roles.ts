@@ -1,8 +1,9 @@
 /**
- * The platform's role rules (docs/enterprise.md, "Roles: the acting user"). Requests are
- * authenticated as a platform account (Basic auth); the header `X-Acting-User` (a user's sid or
- * e-mail) says which Auto Attendant user of that account acts. Without it the account holder acts,
- * with every right (that is how an enterprise gets its first BG_ADMIN).
+ * The platform's role rules (docs/enterprise.md, "Roles"). A user who signed in with its e-mail
+ * and password (user-auth.ts) acts as itself. A request of the account holder (Basic auth with
+ * the account's sid and token) may name, in the header `X-Acting-User` (a user's sid or e-mail),
+ * which user of the account it acts for; without it the account holder acts, with every right
+ * (that is how an enterprise gets its first BG_ADMIN).
  */
 import type { Context } from 'hono';
 import type { AaUserRecord } from '../../store/enterprise/types.js';
@@ -29,7 +30,8 @@ export async function findUser(
 }
 
 /**
- * The acting user named by the header, or undefined for the account holder. An unknown one is
+ * The signed-in user, else the acting user named by the header, else undefined for the account
+ * holder. An unknown one is
  * error 487; one that is not ACTIVE may do nothing (499).
  */
 export async function actingUserOf(
@@ -38,6 +40,18 @@ export async function actingUserOf(
   data: unknown,
 ): Promise<AaUserRecord | undefined> {
   const named = c.req.header(ACTING_USER_HEADER);
+  const signedIn = c.get('user');
+  if (signedIn) {
+    // A user who signed in acts as itself; it cannot borrow another user's role.
+    if (
+      named !== undefined &&
+      named.trim() !== '' &&
+      (await findUser(deps, accountOf(c), named.trim()))?.sid !== signedIn.sid
+    ) {
+      throw specError('accountCreation', data, 'a signed-in user acts as itself only');
+    }
+    return signedIn;
+  }
   if (named === undefined || named.trim() === '') return undefined;
   const user = await findUser(deps, accountOf(c), named.trim());
   if (!user) throw specError('userNotFound', data, `acting user ${named.trim()} not found`);

@@ -16,9 +16,15 @@ const absoluteHttpUrl = requiredString().refine((v) => {
 }, 'must be an absolute http(s) URL');
 
 /** Body of `POST /callqueue/provisioning`. */
-export const provisionSchema = z.strictObject({
+// Lenient as the platform is: fields it does not know are ignored, and the method is read in any case.
+export const provisionSchema = z.object({
   applicationUrl: absoluteHttpUrl,
-  applicationUrlMethod: z.enum(['GET', 'POST'], { error: 'must be GET or POST' }).default('POST'),
+  applicationUrlMethod: z
+    .preprocess(
+      (v) => (typeof v === 'string' ? v.trim().toUpperCase() : v),
+      z.enum(['GET', 'POST'], { error: 'must be GET or POST (any case)' }),
+    )
+    .default('POST'),
   phoneNumber: requiredString(),
   override: z.boolean({ error: 'must be true or false' }).default(false),
   byoc: z.boolean({ error: 'must be true or false' }).default(true),

@@ -64,6 +64,10 @@ async function authenticate(accounts: AccountRepository, accountSid: string, aut
   const account = await accounts.get(accountSid);
   if (!tokenMatches(account, authToken))
     throw new ApiError(401, 'unauthorized', 'wrong account sid or auth token');
+  // The console's requests go through the API, which refuses such an account: so does its login.
+  const status = account?.status ?? 'active';
+  if (status !== 'active')
+    throw new ApiError(403, 'account-not-active', `account ${accountSid} is ${status}`);
   return account;
 }
 

@@ -1,4 +1,4 @@
-/** An application as a zip (archiver): `info`, `state`, `settings`, `parameters`, `wavs/*`. */
+/** An application as a zip (archiver): `info`, `state`, `settings`, `parameters`, `cc` when set, `wavs/*`. */
 import type { DesignerStore } from '../../store/designer/ports.js';
 import type { DesignerAppRecord } from '../../store/designer/types.js';
 
@@ -22,6 +22,8 @@ export async function exportArchive(designer: DesignerStore, record: DesignerApp
   zip.append(json(record.state), { name: 'state' });
   zip.append(json(record.settings), { name: 'settings' });
   zip.append(json({ parameters: await designer.parameters.list(record.sid) }), { name: 'parameters' });
+  // The platform's web trigger settings, under the platform's own name for them.
+  if (record.webTrigger !== undefined) zip.append(json(record.webTrigger), { name: 'cc' });
   for (const filename of await designer.media.list(record.sid)) {
     const media = await designer.media.get(record.sid, filename);
     if (media) zip.append(Buffer.from(media.bytes), { name: `wavs/${filename}` });

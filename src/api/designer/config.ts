@@ -17,8 +17,17 @@ export function registerConfig(app: Hono<DesignerEnv>, deps: DesignerDeps): void
       projectVersion: CURRENT_VERSION,
       acceptedVersions: FORMAT_VERSIONS,
       kinds: ['voice', 'sms', 'ussd'],
+      // The platform designer's switches: USSD applications can be made; video is not played.
+      ussdSupport: true,
+      videoSupport: false,
       stepKinds: Object.keys(stepSchemas),
-      media: { maxBytes: config.mediaMaxBytes, formats: ['audio/wav (RIFF/WAVE PCM)'] },
+      media: {
+        maxBytes: config.mediaMaxBytes,
+        formats: [
+          'audio/wav (RIFF/WAVE: linear PCM, A-law, µ-law)',
+          'video/mp4 (ISO base media with a sound or video track)',
+        ],
+      },
       archive: {
         maxBytes: config.archiveMaxBytes,
         maxUncompressedBytes: config.archiveMaxUncompressedBytes,

@@ -7,6 +7,7 @@ import type { DesignerAppRecord } from '../../store/designer/types.js';
 import type { Store } from '../../store/ports.js';
 import type { AuthVariables } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
+import type { ImportGate } from './import-gate.js';
 import type { DesignerRuntime } from './runtime.js';
 
 /** Options of the Visual Designer service. */
@@ -25,6 +26,10 @@ export interface DesignerServiceOptions {
   archiveMaxUncompressedBytes?: number;
   /** Most entries an imported archive may hold. Default 1000. */
   archiveMaxEntries?: number;
+  /** Imports one account may run at once (429 `too-many-imports` beyond). Default 2. */
+  archiveMaxImportsPerAccount?: number;
+  /** Imports the service runs at once, every account together (429 beyond). Default 4. */
+  archiveMaxImports?: number;
   /** Largest JSON body (structure, parameters, settings) in bytes. Default 1 MiB. */
   maxBodyBytes?: number;
   /** Bound of each application's log in bytes; the oldest lines go first. Default 256 KiB. */
@@ -61,6 +66,8 @@ export function configOf(options: DesignerServiceOptions): DesignerConfig {
     archiveMaxBytes: options.archiveMaxBytes ?? 20 * MIB,
     archiveMaxUncompressedBytes: options.archiveMaxUncompressedBytes ?? 50 * MIB,
     archiveMaxEntries: options.archiveMaxEntries ?? 1000,
+    archiveMaxImportsPerAccount: options.archiveMaxImportsPerAccount ?? 2,
+    archiveMaxImports: options.archiveMaxImports ?? 4,
     maxBodyBytes: options.maxBodyBytes ?? MIB,
     logMaxBytes: options.logMaxBytes ?? 256 * 1024,
     maxPinnedCalls: options.maxPinnedCalls ?? 10_000,
@@ -77,6 +84,8 @@ export type DesignerEnv = { Variables: AuthVariables };
 export interface DesignerDeps {
   config: DesignerConfig;
   runtime: DesignerRuntime;
+  /** Archive imports in flight, capped per account and for the service. */
+  imports: ImportGate;
 }
 
 /** Path of the service under `{base_url}`. */

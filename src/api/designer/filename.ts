@@ -15,7 +15,8 @@ export const MAX_FILENAME = 200;
 
 /**
  * Checks a media file name: 1 to 200 characters, no `/` or `\`, no `..`, no control characters,
- * not starting with a dot, ending in `.wav`. 400 naming `parameter` otherwise.
+ * not starting with a dot, ending in `.wav` or `.mp4` (what the platform's designer takes). 400
+ * naming `parameter` otherwise.
  */
 export function checkFilename(name: string | undefined, parameter = 'filename'): string {
   if (name === undefined || name === '') throw badParameter(parameter, 'is required');
@@ -24,6 +25,6 @@ export function checkFilename(name: string | undefined, parameter = 'filename'):
   if (/[/\\]/.test(name)) throw badParameter(parameter, 'must be a file name, not a path');
   if (name.includes('..') || name.startsWith('.'))
     throw badParameter(parameter, 'must not start with a dot or contain ..');
-  if (!/\.wav$/i.test(name)) throw badParameter(parameter, 'must end in .wav');
+  if (!/\.(wav|mp4)$/i.test(name)) throw badParameter(parameter, 'must end in .wav or .mp4');
   return name;
 }

@@ -1,55 +1,61 @@
-/** Media: WAV upload (raw body or multipart `file`), list, play (with ranges), delete. */
+/** Media: list, play (with ranges), delete; uploads are media-upload.ts. */
 
 import type { Context, Hono } from 'hono';
-import { ApiError, notFound } from '../http/errors.js';
+import { MEDIA_CONTENT_TYPE, mediaKindOf } from '../../engine/media-file.js';
+import type { HandlerRequest, HandlerResponse } from '../../engine/types.js';
+import type { DesignerMediaRepository } from '../../store/designer/ports.js';
+import { notFound } from '../http/errors.js';
 import { queryOf } from '../http/params.js';
 import { rangedBody } from '../http/range.js';
 import { appOf, type DesignerDeps, type DesignerEnv } from './context.js';
 import { checkFilename } from './filename.js';
-import { wavProblem } from './wav-check.js';
 
-async function uploaded(c: Context<DesignerEnv>): Promise<{ filename: string; bytes: Uint8Array }> {
-  const type = c.req.header('Content-Type') ?? '';
-  if (type.includes('multipart/form-data')) {
-    let form: FormData;
+const MEDIA_PATH = /\/visual-designer\/services\/projects\/([^/?#]+)\/(?:wavs|media)\/([^/?#]+)$/;
+
+/** Routes answered without the account's credentials: media downloads and `/config`. */
+export const isPublicDesignerRoute = (method: string, path: string): boolean =>
+  (method === 'GET' || method === 'HEAD') &&
+  (/\/projects\/[^/]+\/(?:wavs|media)\/[^/]+$/.test(path) ||
+    /\/visual-designer\/services\/config$/.test(path));
+
+/**
+ * The media files as an in-process handler of the engine (registered under the service's
+ * `projects/` URL), so a call plays them without an HTTP round trip to its own server.
+ */
+export function mediaHandler(
+  repo: DesignerMediaRepository,
+): (req: HandlerRequest) => Promise<HandlerResponse> {
+  return async (req) => {
+    let path = '';
     try {
-      form = await c.req.formData();
-    } catch {
-      throw new ApiError(400, 'malformed-body', 'multipart body could not be read');
-    }
-    const file = form.get('file');
-    if (!(file instanceof File))
-      throw new ApiError(400, 'invalid-parameter', 'file: a file part is required', 'file');
-    const filename = checkFilename(queryOf(c).filename ?? file.name, 'filename');
-    return { filename, bytes: new Uint8Array(await file.arrayBuffer()) };
-  }
-  const filename = checkFilename(queryOf(c).filename, 'filename');
-  return { filename, bytes: new Uint8Array(await c.req.arrayBuffer()) };
+      path = new URL(req.url).pathname;
+    } catch {}
+    const m = MEDIA_PATH.exec(path);
+    const media = m ? await repo.get(decodeURIComponent(m[1]), decodeURIComponent(m[2])) : undefined;
+    if (!media) return { status: 404, contentType: 'text/plain', body: `no media file at ${req.url}` };
+    return {
+      status: 200,
+      contentType: MEDIA_CONTENT_TYPE[mediaKindOf(media.filename) ?? 'wav'],
+      body: media.bytes,
+    };
+  };
 }
 
 export function registerMedia(app: Hono<DesignerEnv>, deps: DesignerDeps): void {
   const repo = deps.config.designer.media;
-
-  app.post('/projects/:sid/wavs', async (c) => {
-    const record = await appOf(c, deps);
-    const { filename, bytes } = await uploaded(c);
-    const problem = wavProblem(bytes);
-    if (problem) throw new ApiError(415, 'invalid-media', problem, 'file');
-    await repo.put(record.sid, { filename, bytes });
-    return c.json({ result: [{ size: bytes.byteLength }] });
-  });
 
   app.get('/projects/:sid/wavs', async (c) => {
     const record = await appOf(c, deps);
     return c.json((await repo.list(record.sid)).map((filename) => ({ filename })));
   });
 
+  // Served without credentials, as the platform serves them to media servers: an application
+  // sid is 128 random bits, like the recordings' `.wav` URLs (see isPublicDesignerRoute).
   const play = async (c: Context<DesignerEnv>) => {
-    const record = await appOf(c, deps);
     const filename = c.req.param('filename') ?? '';
-    const media = await repo.get(record.sid, filename);
+    const media = await repo.get(c.req.param('sid') ?? '', filename);
     if (!media) throw notFound('Media file', filename);
-    return rangedBody(media.bytes, c.req.header('Range'), 'audio/wav', filename);
+    return rangedBody(media.bytes, c.req.header('Range'), MEDIA_CONTENT_TYPE[mediaKindOf(filename) ?? 'wav'], filename);
   };
   app.get('/projects/:sid/media/:filename', play);
   app.get('/projects/:sid/wavs/:filename', play);

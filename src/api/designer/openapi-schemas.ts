@@ -31,6 +31,16 @@ export const designerApplication = z
   .object({ name: z.string(), sid: z.string().describe('AP and 32 hex digits'), kind })
   .meta({ id: 'DesignerApplication' });
 
+/** The platform designer's import answer: one item per multipart part. */
+export const designerPlatformImport = z
+  .array(
+    z.union([
+      z.object({ field: z.string(), name: z.string(), id: z.string().describe('The new application sid') }),
+      z.object({ field: z.string(), value: z.string().describe('A plain (non-file) field, echoed') }),
+    ]),
+  )
+  .meta({ id: 'DesignerPlatformImport' });
+
 export const designerApplicationList = z.array(designerApplication).meta({ id: 'DesignerApplicationList' });
 
 const designerStep = z
@@ -106,7 +116,21 @@ export const designerSettings = z
   .meta({ id: 'DesignerSettings' });
 
 export const designerUpload = z
-  .object({ result: z.array(z.object({ size: z.number().int().min(0) })) })
+  .union([
+    z.object({
+      result: z.array(
+        z.object({ size: z.number().int().min(0), name: z.string().describe('The stored file name') }),
+      ),
+    }),
+    z
+      .array(
+        z.union([
+          z.object({ fieldName: z.string(), name: z.string() }),
+          z.object({ fieldName: z.string(), value: z.string() }),
+        ]),
+      )
+      .describe("A multipart upload: one item per part, the platform designer's shape"),
+  ])
   .meta({ id: 'DesignerUpload' });
 
 export const designerMediaList = z
@@ -120,6 +144,8 @@ export const designerConfig = z
     projectVersion: z.string(),
     acceptedVersions: z.array(z.string()),
     kinds: z.array(kind),
+    ussdSupport: z.boolean().describe('USSD applications can be made (the platform designer reads it)'),
+    videoSupport: z.boolean().describe('Video is played (false: MP4s are stored and served, not shown)'),
     stepKinds: z.array(z.string()),
     media: z.object({ maxBytes: z.number().int(), formats: z.array(z.string()) }),
     archive: z.object({

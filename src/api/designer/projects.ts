@@ -30,7 +30,8 @@ export const nameField = z
 
 /** Query of `POST /projects`. */
 export const createProjectQuery = z.object({
-  name: nameField,
+  /** Required, except from a template, where the platform's designer names it after the template. */
+  name: nameField.optional(),
   kind: z.enum(['voice', 'sms', 'ussd'], { error: 'expected voice, sms or ussd' }).optional(),
   template: z.string().min(1, 'must not be empty').optional(),
 });
@@ -45,6 +46,8 @@ export interface NewApplication {
   settings?: DesignerAppRecord['settings'];
   parameters?: DesignerParameter[];
   media?: DesignerMedia[];
+  /** The platform's web trigger settings, from an imported archive. */
+  webTrigger?: unknown;
 }
 
 /** The `{name, sid, kind}` of a created application. */
@@ -86,6 +89,7 @@ export async function createApplication(
     dateUpdated: t,
     state: loaded.project,
     settings: input.settings ?? { logging: false, loggingRCML: false, loggingES: false },
+    ...(input.webTrigger === undefined ? {} : { webTrigger: input.webTrigger }),
   };
   if ((await designer.apps.create(record)) === 'duplicate-name') {
     throw new ApiError(
@@ -135,6 +139,17 @@ export async function deleteApplication(
   return true;
 }
 
+/** `name`, or `name 2`, `name 3`, ...: the first the account does not have yet. */
+export async function uniqueName(deps: DesignerDeps, accountSid: string, name: string): Promise<string> {
+  const taken = new Set((await deps.config.designer.apps.list(accountSid)).map((a) => a.name));
+  if (!taken.has(name)) return name;
+  for (let n = 2; ; n++) {
+    const suffix = ` ${n}`;
+    const candidate = `${name.slice(0, MAX_FRIENDLY_NAME - suffix.length)}${suffix}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
 /** `/projects` and `/projects/{sid}`. */
 export function registerProjects(app: Hono<DesignerEnv>, deps: DesignerDeps): void {
   app.get('/projects', async (c) => {
@@ -157,10 +172,14 @@ export function registerProjects(app: Hono<DesignerEnv>, deps: DesignerDeps): vo
     }
     const kind = query.kind ?? templateKind ?? 'voice';
     const account = c.get('account');
+    if (query.name === undefined && !template)
+      throw new ApiError(400, 'invalid-parameter', 'name: is required', 'name');
+    // From a template without a name: the template's name, made unique (`IVR menu 2`, ...).
+    const name = query.name ?? (await uniqueName(deps, account.sid, template?.name ?? 'project'));
     const state = template
       ? { ...template.project, header: { ...(template.project.header as object), owner: account.sid } }
       : emptyProject(kind, account.sid);
-    const record = await createApplication(deps, { accountSid: account.sid, name: query.name, kind, state });
+    const record = await createApplication(deps, { accountSid: account.sid, name, kind, state });
     return c.json(createdRep(record));
   });
 

@@ -15,9 +15,12 @@ import {
   mediaPath,
 } from './context.js';
 import { controllerHandler, registerController } from './controller.js';
+import { ImportGate } from './import-gate.js';
 import { registerLogs } from './logs.js';
-import { registerMedia } from './media.js';
+import { isPublicDesignerRoute, mediaHandler, registerMedia } from './media.js';
+import { registerMediaUpload } from './media-upload.js';
 import { registerParameters } from './parameters.js';
+import { registerPlatformRoutes } from './platform-routes.js';
 import { deleteApplication, registerProjects } from './projects.js';
 import { DesignerRuntime } from './runtime.js';
 import { registerSettings } from './settings.js';
@@ -28,6 +31,8 @@ export interface DesignerService {
   readonly app: Hono;
   /** The controller for the engine: register it under `{base_url}/visual-designer/services/apps/`. */
   readonly rcmlHandler: RcmlHandler;
+  /** The media files for the engine: register it under `{base_url}/visual-designer/services/projects/`. */
+  readonly mediaHandler: RcmlHandler;
   /** Follows a rename of the `{api_root}` application record (409 when the name is taken). */
   renamed(accountSid: string, sid: string, name: string): Promise<void>;
   /** Removes an application and everything of it; false when the account has none so named. */
@@ -37,9 +42,11 @@ export interface DesignerService {
 }
 
 /** Which limit applies to a request body, by path. */
-function limitOf(path: string, deps: DesignerDeps): { bytes: number; what: string } {
+function limitOf(path: string, multipart: boolean, deps: DesignerDeps): { bytes: number; what: string } {
   if (/\/projects\/[^/]+\/wavs$/.test(path)) return { bytes: deps.config.mediaMaxBytes, what: 'media file' };
   if (/\/projects\/import$/.test(path)) return { bytes: deps.config.archiveMaxBytes, what: 'archive' };
+  // The platform designer's import: a multipart POST /projects carrying the zip.
+  if (/\/projects$/.test(path) && multipart) return { bytes: deps.config.archiveMaxBytes, what: 'archive' };
   return { bytes: deps.config.maxBodyBytes, what: 'request body' };
 }
 
@@ -56,12 +63,17 @@ export function designerError(err: ApiError, c: Context): Response {
 export function createDesignerService(options: DesignerServiceOptions): DesignerService {
   const config = configOf(options);
   const runtime = new DesignerRuntime({ ...config, mediaPath: (sid) => mediaPath(config, sid) });
-  const deps: DesignerDeps = { config, runtime };
+  const imports = new ImportGate({
+    perAccount: config.archiveMaxImportsPerAccount,
+    perServer: config.archiveMaxImports,
+  });
+  const deps: DesignerDeps = { config, runtime, imports };
   const app = new Hono<DesignerEnv>();
-  app.use('*', basicAuth(config.store.accounts));
+  app.use('*', basicAuth(config.store.accounts, isPublicDesignerRoute));
   app.use('*', (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'DELETE') return next();
-    const limit = limitOf(c.req.path, deps);
+    const multipart = (c.req.header('Content-Type') ?? '').startsWith('multipart/form-data');
+    const limit = limitOf(c.req.path, multipart, deps);
     return bodyLimit({
       maxSize: limit.bytes,
       onError: (ctx) =>
@@ -73,13 +85,16 @@ export function createDesignerService(options: DesignerServiceOptions): Designer
   registerProjects(app, deps);
   registerBuild(app, deps);
   registerParameters(app, deps);
+  registerPlatformRoutes(app, deps);
   registerSettings(app, deps);
+  registerMediaUpload(app, deps);
   registerMedia(app, deps);
   registerLogs(app, deps);
   registerController(app, deps);
   return {
     app: app as unknown as Hono,
     rcmlHandler: controllerHandler(runtime),
+    mediaHandler: mediaHandler(config.designer.media),
     async renamed(accountSid, sid, name) {
       const record = await config.designer.apps.get(accountSid, sid);
       if (!record || record.name === name) return;

@@ -33,12 +33,24 @@ export async function readBody(c: Context): Promise<Record<string, unknown>> {
 }
 
 /** Validates a body with a zod schema; the first problem is a 400 naming its field, echoing the body. */
+/** The value at a path of a parsed body, or undefined. */
+function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
+  let at: unknown = body;
+  for (const key of path) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return at;
+}
+
 export function parseBody<S extends z.ZodType>(schema: S, body: Record<string, unknown>): z.output<S> {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue.path.length > 0 ? issue.path.join('.') : 'body';
-  const message = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
+  // zod leaves `input` out of its issues: whether the field is absent is read from the body.
+  const message =
+    issue.code === 'invalid_type' && valueAt(body, issue.path) === undefined ? 'is required' : issue.message;
   throw invalidParameter(field, message, body);
 }
 

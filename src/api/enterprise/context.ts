@@ -1,12 +1,15 @@
 import type { Context } from 'hono';
 import type { EnterpriseStore } from '../../store/enterprise/ports.js';
-import type { EnterpriseRecord } from '../../store/enterprise/types.js';
+import type { AaUserRecord, EnterpriseRecord } from '../../store/enterprise/types.js';
 import type { SidFactory } from '../../store/sid.js';
 import type { AuthVariables } from '../http/auth.js';
 import { specError } from './errors.js';
 
-/** Hono environment of the enterprise areas: the authenticated platform account. */
-export type EnterpriseEnv = { Variables: AuthVariables };
+/**
+ * Hono environment of the enterprise areas: the authenticated platform account, and the Auto
+ * Attendant user when one signed in with its e-mail and password.
+ */
+export type EnterpriseEnv = { Variables: AuthVariables & { user?: AaUserRecord } };
 
 /** What the enterprise areas' routes work with. */
 export interface EnterpriseDeps {

@@ -20,6 +20,8 @@ import type { EnterpriseDeps, EnterpriseEnv } from './context.js';
 import { registerEnterprises } from './enterprises.js';
 import { errorBody } from './envelope.js';
 import { EnterpriseError } from './errors.js';
+import { EnterpriseScope, scopedEnterpriseStore } from './scope.js';
+import { areaAuth } from './user-auth.js';
 
 /** Options of the enterprise areas (see `createApp`'s `enterprise`). */
 export interface EnterpriseAreaOptions {
@@ -72,27 +74,34 @@ export function mountEnterpriseAreas(
   options: EnterpriseAreaOptions = {},
 ): EnterpriseStore {
   const store = options.store ?? createMemoryEnterpriseStore();
+  const scope = new EnterpriseScope();
   const deps: EnterpriseDeps = {
-    store,
+    store: scopedEnterpriseStore(store, scope),
     baseUrl: ctx.baseUrl,
     sids: options.sids ?? randomSid,
     now: ctx.now,
     scryptCost: options.scryptCost ?? DEFAULT_SCRYPT_COST,
     maxAudioBytes: options.maxAudioBytes ?? 8 * 1024 * 1024,
   };
-  const area = (skip?: (method: string, path: string) => boolean) => {
+  /** `users`: Auto Attendant users may sign in here too (the account holder always may). */
+  const area = (users: boolean, skip?: (method: string, path: string) => boolean) => {
     const sub = new Hono<EnterpriseEnv>();
-    sub.use('*', basicAuth(ctx.accounts, skip));
+    sub.use(
+      '*',
+      users
+        ? areaAuth({ accounts: ctx.accounts, users: store.users, scope, skip })
+        : basicAuth(ctx.accounts, skip),
+    );
     sub.onError((err, c) => enterpriseErrorAnswer(err, c, ctx.onError));
     return sub;
   };
-  const enterprises = area();
+  const enterprises = area(false);
   registerEnterprises(enterprises, deps);
-  const autoattendant = area(isAnnouncementAudio);
+  const autoattendant = area(true, isAnnouncementAudio);
   registerUsers(autoattendant, deps);
   registerAnnouncements(autoattendant, deps);
   registerAnnouncementAudio(autoattendant, deps);
-  const taskrouter = area();
+  const taskrouter = area(true);
   registerWorkspaces(taskrouter, deps);
   registerTaskQueues(taskrouter, deps);
   app.route(`${ctx.basePath}/enterprises`, enterprises);

@@ -28,6 +28,13 @@ function unauthorized(c: Context, message: string): Response {
   });
 }
 
+/** 403 `account-not-active` (code 20005) for a suspended or closed account, else undefined. */
+export function inactive(c: Context, account: AccountRecord): Response | undefined {
+  const status = account.status ?? 'active';
+  if (status === 'active') return undefined;
+  return errorResponse(c, new ApiError(403, 'account-not-active', `account ${account.sid} is ${status}`));
+}
+
 /**
  * HTTP Basic authentication of an account (`AccountSid:AuthToken`). Sets `account`; answers 401
  * when the credentials are missing or wrong. `skip` lets a route go unauthenticated.
@@ -41,10 +48,13 @@ export function basicAuth(
     const credentials = parseBasic(c.req.header('Authorization'));
     if (!credentials) return unauthorized(c, 'HTTP Basic credentials (AccountSid:AuthToken) are required');
     // Already authenticated by the request limiter (see limitRequests), which sets it only then.
-    if (c.get('account')?.sid === credentials.user) return next();
+    const known = c.get('account');
+    if (known?.sid === credentials.user) return inactive(c, known) ?? next();
     const account = await accounts.get(credentials.user);
     if (!tokenMatches(account, credentials.password))
       return unauthorized(c, 'wrong account sid or auth token');
+    const refused = inactive(c, account as AccountRecord);
+    if (refused) return refused;
     c.set('account', account as AccountRecord);
     return next();
   };

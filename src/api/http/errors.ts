@@ -37,6 +37,7 @@ export const CODE_OF_KIND: Readonly<Record<string, number>> = {
   unauthorized: 20003,
   'method-not-allowed': 20004,
   forbidden: 20403,
+  'account-not-active': 20005,
   'not-found': 20404,
   'json-only': 20406,
   'not-live': 21220,

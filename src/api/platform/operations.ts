@@ -60,10 +60,45 @@ const endTime = dateQuery(
 export const getAccount: RouteDeclaration = {
   operationId: 'getAccount',
   tag: 'Accounts',
-  summary: 'The authenticated account (another one: 403)',
+  summary: 'The authenticated account or one of its sub-accounts (another one: 403)',
   path: '/Accounts/{AccountSid}',
   params: account,
   formats: JSON_OR_XML,
+  responses: ok(s.Account, 'The account'),
+};
+
+const accountForm = z.object({
+  FriendlyName: z.string().min(1).max(256).optional().describe('1 to 256 characters'),
+  Status: z.enum(['active', 'suspended', 'closed']).optional().describe('closed is final'),
+});
+
+export const listAccounts: RouteDeclaration = {
+  operationId: 'listAccounts',
+  tag: 'Accounts',
+  summary: 'The authenticated account and its sub-accounts',
+  path: '/Accounts',
+  formats: JSON_OR_XML,
+  responses: ok(z.object({ accounts: z.array(s.Account) }).loose(), 'The accounts'),
+};
+
+export const createAccount: RouteDeclaration = {
+  operationId: 'createAccount',
+  tag: 'Accounts',
+  summary: 'Create a sub-account (its auth token is in this answer only)',
+  path: '/Accounts',
+  formats: JSON_OR_XML,
+  body: { form: accountForm.pick({ FriendlyName: true }) },
+  responses: ok(s.Account, 'The new sub-account, with auth_token'),
+};
+
+export const updateAccount: RouteDeclaration = {
+  operationId: 'updateAccount',
+  tag: 'Accounts',
+  summary: "Rename the account or a sub-account, or change a sub-account's Status",
+  path: '/Accounts/{AccountSid}',
+  params: account,
+  formats: JSON_OR_XML,
+  body: { form: accountForm },
   responses: ok(s.Account, 'The account'),
 };
 

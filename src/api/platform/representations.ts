@@ -203,8 +203,9 @@ export function accountRep(a: AccountRecord): Representation {
   return [
     ['Sid', 'sid', a.sid],
     ['FriendlyName', 'friendly_name', a.friendlyName],
-    ['Status', 'status', 'active'],
+    ['Status', 'status', a.status ?? 'active'],
     ['Type', 'type', 'Full'],
+    ['OwnerAccountSid', 'owner_account_sid', a.ownerSid ?? a.sid],
     ['OrgSid', 'org_sid', organizationSid(a.sid)],
     ['DateCreated', 'date_created', rfc2822(a.dateCreated)],
     ['DateUpdated', 'date_updated', rfc2822(a.dateUpdated)],

@@ -141,8 +141,12 @@ export const Account = z
   .object({
     sid: z.string(),
     friendly_name: z.string(),
-    status: z.literal('active'),
+    status: z.enum(['active', 'suspended', 'closed']),
     type: z.literal('Full'),
+    owner_account_sid: z
+      .string()
+      .describe('The account that created this sub-account; its own sid for a top-level account'),
+    auth_token: z.string().optional().describe('Only in the answer that creates the account: shown once'),
     org_sid: z.string().describe("The account's organization (`OR` + 32 hex digits)"),
     date_created: rfc2822,
     date_updated: rfc2822,

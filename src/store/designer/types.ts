@@ -44,6 +44,11 @@ export interface DesignerAppRecord {
   settings: DesignerSettings;
   /** Absent until the first build. */
   build?: DesignerBuild;
+  /**
+   * The platform designer's web trigger settings (its `cc` file: lanes of start points, access
+   * token, parameter scope), kept as given and exported; absent when none were set.
+   */
+  webTrigger?: unknown;
 }
 
 /** A media file of an application. */

@@ -78,7 +78,15 @@ export function createMemoryEnterpriseStore(): EnterpriseStore {
         return enterprises.rows.get(sid)?.record.accountSid;
       },
     },
-    users,
+    users: {
+      ...users,
+      async withEmail(email) {
+        const key = email.toLowerCase();
+        return [...users.rows.values()]
+          .filter((r) => r.fields.emailKey === key)
+          .map((r) => structuredClone(r.record));
+      },
+    },
     announcements: {
       ...announcements,
       async putAudio(record, wav) {

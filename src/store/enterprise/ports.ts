@@ -44,6 +44,14 @@ export interface EnterpriseRepository extends Repository<EnterpriseRecord> {
   ownerOf(sid: string): Promise<string | undefined>;
 }
 
+export interface UserRepository extends Repository<AaUserRecord> {
+  /**
+   * The users with this e-mail (any case), whatever their account: how a user signing in with
+   * e-mail and password is found. E-mails are unique within an account, not across accounts.
+   */
+  withEmail(email: string): Promise<AaUserRecord[]>;
+}
+
 export interface AnnouncementRepository extends Repository<AnnouncementRecord> {
   /** Stores the announcement's WAV (replacing any) together with the updated record. */
   putAudio(record: AnnouncementRecord, wav: Uint8Array): Promise<void>;
@@ -63,7 +71,7 @@ export interface WorkspaceRepository extends Repository<WorkspaceRecord> {
 /** Every repository of the enterprise areas. */
 export interface EnterpriseStore {
   readonly enterprises: EnterpriseRepository;
-  readonly users: Repository<AaUserRecord>;
+  readonly users: UserRepository;
   readonly announcements: AnnouncementRepository;
   readonly workspaces: WorkspaceRepository;
   readonly activities: Repository<ActivityRecord>;

@@ -153,6 +153,7 @@ export function postgresEnterpriseStore(connection: PostgresConnection): Enterpr
   const enterprises = postgresTable<EnterpriseRecord>(connection, 'enterprise');
   const announcements = postgresTable<AnnouncementRecord>(connection, 'announcement');
   const workspaces = postgresTable<WorkspaceRecord>(connection, 'workspace');
+  const users = postgresTable<AaUserRecord>(connection, 'user');
   const enterpriseRepo: EnterpriseRepository = {
     ...enterprises,
     async ownerOf(sid) {
@@ -209,7 +210,16 @@ export function postgresEnterpriseStore(connection: PostgresConnection): Enterpr
   };
   return {
     enterprises: enterpriseRepo,
-    users: postgresTable<AaUserRecord>(connection, 'user'),
+    users: {
+      ...users,
+      async withEmail(email) {
+        const rows = await db.query<{ data: string }>(
+          "SELECT data FROM enterprise_records WHERE kind = 'user' AND email_key = $1",
+          [email.toLowerCase()],
+        );
+        return rows.map((r) => JSON.parse(r.data) as AaUserRecord);
+      },
+    },
     announcements: announcementRepo,
     workspaces: workspaceRepo,
     activities: postgresTable<ActivityRecord>(connection, 'activity'),

@@ -161,6 +161,10 @@ function sqliteEnterpriseStore(db: Database.Database): EnterpriseStore {
   const announcements = sqliteTable<AnnouncementRecord>(db, 'announcement');
   const workspaces = sqliteTable<WorkspaceRecord>(db, 'workspace');
   const activities = sqliteTable<ActivityRecord>(db, 'activity');
+  const users = sqliteTable<AaUserRecord>(db, 'user');
+  const usersByEmail = db.prepare(
+    "SELECT data FROM enterprise_records WHERE kind = 'user' AND email_key = ?",
+  );
   const owner = db.prepare(
     "SELECT account_sid FROM enterprise_records WHERE sid = ? AND kind = 'enterprise'",
   );
@@ -208,7 +212,13 @@ function sqliteEnterpriseStore(db: Database.Database): EnterpriseStore {
   };
   return {
     enterprises: enterpriseRepo,
-    users: sqliteTable<AaUserRecord>(db, 'user'),
+    users: {
+      ...users,
+      async withEmail(email) {
+        const rows = usersByEmail.all(email.toLowerCase()) as Array<{ data: string }>;
+        return rows.map((r) => JSON.parse(r.data) as AaUserRecord);
+      },
+    },
     announcements: announcementRepo,
     workspaces: workspaceRepo,
     activities,

@@ -87,7 +87,7 @@ describe('create announcement', () => {
     expect((await create({ voice: '' })).body.data.voice).toBe('Man');
     expect((await create({ voice: undefined, language: 'EN-GB' })).body.data).toMatchObject({
       voice: 'Man',
-      language: 'en-gb',
+      language: 'EN-GB',
     });
   });
 
@@ -206,25 +206,28 @@ describe('announcement audio', () => {
     expect(got.body.data.fileUri).toBe('');
   });
 
-  it('answers 504 for bytes that are not a PCM WAV, naming the reason', async () => {
+  it('answers 504 for bytes that are not a WAV the platform plays, naming the reason', async () => {
     const { create, upload } = await withEnterprise();
     const a = (await create({ type: 'play' })).body.data;
     const good = writeWav(0.1);
-    const alaw = good.slice();
-    new DataView(alaw.buffer).setUint16(20, 6, true);
+    const float = good.slice();
+    new DataView(float.buffer).setUint16(20, 3, true);
+    const wideAlaw = good.slice();
+    new DataView(wideAlaw.buffer).setUint16(20, 6, true);
     const truncated = good.slice();
     new DataView(truncated.buffer).setUint32(40, 1_000_000, true);
     const cases: Array<[Blob, string]> = [
       [new Blob(['ID3 this is an mp3']), 'too short'],
       [new Blob([`RIFF${'x'.repeat(60)}`]), 'RIFF'],
-      [wavBlob(alaw), 'audio format 6 is not linear PCM'],
+      [wavBlob(float), 'audio format 3 is not linear PCM (1), A-law (6) or µ-law (7)'],
+      [wavBlob(wideAlaw), '16 bits per sample (G.711 is 8)'],
       [wavBlob(truncated), "chunk 'data'"],
     ];
     for (const [blob, reason] of cases) {
       const r = await upload(a.sid, blob);
       expect(r.status).toBe(409);
       expect(r.body.errorCode).toBe('504');
-      expect(r.body.message).toContain('Error in uploading audio file: not a PCM WAV file');
+      expect(r.body.message).toContain('Error in uploading audio file: not a WAV file the platform plays');
       expect(r.body.message).toContain(reason);
       expect(r.body.data).toEqual({ sid: a.sid });
     }

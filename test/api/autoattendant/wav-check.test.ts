@@ -12,6 +12,7 @@ describe('checkWav', () => {
         const check = checkWav(writeWav(samples / 8000));
         expect(check).toEqual({
           ok: true,
+          encoding: 'pcm',
           sampleRate: 8000,
           channels: 1,
           bitsPerSample: 16,

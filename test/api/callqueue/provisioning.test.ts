@@ -92,6 +92,21 @@ describe('POST /callqueue/provisioning', () => {
     expect(res.body).toMatchObject({ phoneNumber: '+4930123456', voiceMethod: 'GET', isSIP: false });
   });
 
+  it('is lenient as the platform is: a lower-case method, fields it does not know ignored', async () => {
+    const s = await open();
+    const res = await s.json('/callqueue/provisioning', {
+      body: {
+        applicationUrl: 'http://app.test/agent',
+        applicationUrlMethod: 'get',
+        phoneNumber: '+15551230002',
+        friendlyName: 'not a field here',
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ voiceMethod: 'GET' });
+    expect(JSON.stringify(res.body)).not.toContain('not a field here');
+  });
+
   it.each([
     [{ phoneNumber: '+15551230001' }, 'applicationUrl', /required/],
     [{ applicationUrl: 'http://app.test/a' }, 'phoneNumber', /required/],
@@ -115,9 +130,9 @@ describe('POST /callqueue/provisioning', () => {
     ],
     [{ applicationUrl: 'http://app.test/a', phoneNumber: '+15551230001', byoc: 1 }, 'byoc', /true or false/],
     [
-      { applicationUrl: 'http://app.test/a', phoneNumber: '+15551230001', voiceUrl: 'x' },
-      'voiceUrl',
-      /unknown/,
+      { applicationUrl: 'http://app.test/a', phoneNumber: '+15551230001', applicationUrlMethod: 'PUT' },
+      'applicationUrlMethod',
+      /GET or POST/,
     ],
   ])('refuses %j with 400 naming %s', async (body, field, message) => {
     const s = await open();

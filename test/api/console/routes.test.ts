@@ -1,6 +1,7 @@
 /** The console's server side over HTTP: page and assets, login, CSRF, expiry, the REST calls, the stream. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/api/app.js';
+import { changeAccount, createAccount } from '../../../src/store/account-admin.js';
 import { rotateAuthToken } from '../../../src/store/credentials.js';
 import { createMemoryStore } from '../../../src/store/memory.js';
 import {
@@ -178,6 +179,19 @@ describe('console login and sessions', () => {
       (await get(`/console/api/rest/platform/2012-04-24/Accounts/${OTHER}/Calls.json`, other)).status,
     ).toBe(401);
     expect((await get('/console/api/session', other)).status).toBe(401);
+  });
+
+  it('refuses the login of a suspended account (403, code 20005) with its right token', async () => {
+    const { account, authToken } = await createAccount(s.store.accounts, { friendlyName: 'paused', now: 0 });
+    await changeAccount(s.store.accounts, account.sid, { status: 'suspended' }, 0);
+    const res = await fetch(`${s.url}/console/api/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ accountSid: account.sid, authToken }),
+    });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { code: number }).code).toBe(20005);
+    expect(res.headers.get('Set-Cookie')).toBeNull();
   });
 
   it('refuses logins for an account sid after ten failures within a minute, until the minute ends', async () => {

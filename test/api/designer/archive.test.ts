@@ -67,7 +67,26 @@ describe('designer archives', () => {
       'unsafe-archive',
       /\.\.|relative/,
     );
-    await refuse(makeZip([{ name: '/etc/passwd', data: 'x' }]), 'unsafe-archive', /absolute/);
+    // One leading slash is the archive's root (the platform's exports); two are an absolute path.
+    await refuse(makeZip([{ name: '//etc/passwd', data: 'x' }]), 'unsafe-archive', /absolute/);
+    await refuse(makeZip([{ name: '/../x', data: 'x' }]), 'unsafe-archive', /\.\./);
+    await refuse(makeZip([{ name: '/C:/x', data: 'x' }]), 'unsafe-archive', /absolute/);
+    await refuse(
+      makeZip([
+        { name: '/state', data: state },
+        { name: '/wavs/a.wav', data: '/etc/passwd', symlink: true },
+      ]),
+      'unsafe-archive',
+      /symbolic link/,
+    );
+    await refuse(
+      makeZip([
+        { name: '/state', data: state },
+        { name: 'state', data: state },
+      ]),
+      'invalid-archive',
+      /twice/,
+    );
     await refuse(makeZip([{ name: 'C:/x', data: 'x' }]), 'unsafe-archive', /absolute/);
     await refuse(makeZip([{ name: 'a\\b', data: 'x' }]), 'unsafe-archive', /backslash|invalid characters/);
     const zeros = new Uint8Array(1_000_000);

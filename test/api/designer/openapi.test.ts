@@ -85,6 +85,25 @@ describe('Visual Designer OpenAPI declarations', () => {
     await t.json('/projects/import', binary(zip, 'application/zip'));
     await t.json('/projects/import', binary(new TextEncoder().encode('no zip'), 'application/zip'));
 
+    // The platform designer's own routes.
+    await t.json(`/projects/${sid}`, t.send(structure, 'POST'));
+    await t.json(`/projects/${sid}/info`);
+    await t.json(
+      `/projects/${sid}/parameters`,
+      t.send({ parameters: [{ name: 'team', value: 'ops' }] }, 'PUT'),
+    );
+    await t.json(
+      `/projects/${sid}/parameters`,
+      t.send({ parameters: [{ name: 'nobody', value: 'x' }] }, 'PUT'),
+    );
+    await t.json(`/projects/${sid}/rename?newName=renamed`, { method: 'PUT' });
+    await t.json(`/projects/${sid}/rename`, { method: 'PUT' });
+    await t.json(`/projects/${sid}/upgrade`, { method: 'PUT' });
+    await t.json(`/projects/${sid}/cc`);
+    await t.json(`/projects/${sid}/cc`, t.send({ lanes: [{ startPoint: { to: '+1555', from: '+1666' } }] }));
+    await t.json(`/projects/${sid}/cc`);
+    await t.json(`/projects/${sid}/cc`, t.send(null));
+
     await t.json(`/projects/${sid}/wavs?filename=hold.wav`, { method: 'DELETE' });
     await t.json(`/projects/${sid}/wavs?filename=hold.wav`, { method: 'DELETE' });
     await t.json(`/projects/${sid}/parameters/team`, { method: 'DELETE' });

@@ -179,9 +179,14 @@ describe('designer applications', () => {
       ['DELETE', `/projects/${sid}/parameters/p`],
       ['GET', `/projects/${sid}/wavs`],
       ['POST', `/projects/${sid}/wavs?filename=a.wav`],
-      ['GET', `/projects/${sid}/wavs/a.wav`],
-      ['GET', `/projects/${sid}/media/a.wav`],
       ['DELETE', `/projects/${sid}/wavs?filename=a.wav`],
+      ['POST', `/projects/${sid}`],
+      ['GET', `/projects/${sid}/info`],
+      ['PUT', `/projects/${sid}/parameters`],
+      ['PUT', `/projects/${sid}/rename?newName=x`],
+      ['PUT', `/projects/${sid}/upgrade`],
+      ['GET', `/projects/${sid}/cc`],
+      ['POST', `/projects/${sid}/cc`],
       ['GET', `/projects/${sid}/settings`],
       ['POST', `/projects/${sid}/settings`],
       ['GET', `/projects/${sid}/archive`],
@@ -198,6 +203,11 @@ describe('designer applications', () => {
         404,
       ]);
       expect((await t.json(path, { method, body, auth: null })).status).toBe(401);
+    }
+    // Media downloads need no credentials (unguessable URLs): a missing file is a 404 for anyone.
+    for (const path of [`/projects/${sid}/wavs/a.wav`, `/projects/${sid}/media/a.wav`]) {
+      expect((await t.json(path, { auth: AUTH_B })).status).toBe(404);
+      expect((await t.json(path, { auth: null })).status).toBe(404);
     }
     expect((await t.json(`/projects/${sid}`)).status).toBe(200);
     expect(t.errors).toEqual([]);
