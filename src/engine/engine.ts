@@ -1,6 +1,6 @@
 import type { QueueInfo, QueueListener, QueueSnapshot } from '../queue/index.js';
 import { Call } from './call.js';
-import { inboundSetup, outboundSetup } from './call-setups.js';
+import { type AcceptCallOptions, inboundSetup, outboundSetup } from './call-setups.js';
 import type { Clock } from './clock/clock.js';
 import { RealClock } from './clock/real-clock.js';
 import { DEFAULT_EPOCH, VirtualClock } from './clock/virtual-clock.js';
@@ -20,6 +20,8 @@ import { prepareScript } from './interpreter.js';
 import { modifyLiveCall } from './modify-call.js';
 import type { ModifyCallInput } from './modify-call-schema.js';
 import { splitTarget } from './params.js';
+import type { CallLine } from './ports/call-line.js';
+import type { Telephony } from './ports/telephony.js';
 import { type EngineQueueOptions, QueueService } from './queues/service.js';
 import type { CallRecord, RecordSink } from './records.js';
 import { redactingListener } from './redact-events.js';
@@ -77,6 +79,12 @@ export interface EngineOptions {
    * cluster (see `ConferencePeers`). Default: rooms of this engine alone.
    */
   conferences?: { peers?: ConferencePeers };
+  /**
+   * How calls are placed and lines joined (see `Telephony`, docs/telephony.md): an
+   * implementation, or a function given the simulated parties' one to delegate to. Default:
+   * the simulated parties.
+   */
+  telephony?: Telephony | ((simulated: Telephony) => Telephony);
 }
 
 /**
@@ -110,6 +118,9 @@ export class Engine {
       prepareScript,
     );
     this.rt.retainCalls = options.retainCalls ?? true;
+    const telephony = options.telephony;
+    if (telephony)
+      this.rt.telephony = typeof telephony === 'function' ? telephony(this.rt.telephony) : telephony;
     this.queues = new QueueService(this.rt, options.queues);
     if (options.conferences?.peers) attachConferencePeers(this.rt, options.conferences.peers);
   }
@@ -213,6 +224,32 @@ export class Engine {
    * number without configuration gives a `failed` call and a notification.
    */
   incomingCall(from: string, to: string, options: IncomingCallOptions = {}): Readonly<CallRecord> {
+    return this.inbound(from, to, options);
+  }
+
+  /**
+   * A call arrives on `line`, a line of the embedder's (a SIP INVITE, a media server's
+   * channel): it runs as `incomingCall` does for a simulated caller. The call rings while the
+   * number's voice URL is fetched and is answered (`line.answer()`) by the document's first
+   * answering verb; a number without configuration gives a `failed` call, a notification and
+   * `line.end('failed', 'unknown-number')`.
+   */
+  acceptCall(options: AcceptCallOptions): Readonly<CallRecord> {
+    const { line, from, to, ...rest } = options;
+    return this.inbound(from, to, rest, line);
+  }
+
+  /** True when inbound calls to `number` have an application (`setNumber`). */
+  hasNumber(number: string): boolean {
+    return this.numbers.has(number);
+  }
+
+  private inbound(
+    from: string,
+    to: string,
+    options: IncomingCallOptions,
+    line?: CallLine,
+  ): Readonly<CallRecord> {
     this.assertOpen();
     const record = this.newRecord('inbound', from, to);
     const number = this.numbers.get(to);
@@ -221,11 +258,11 @@ export class Engine {
     record.callerName = options.callerName;
     record.forwardedFrom = options.forwardedFrom;
     record.phoneNumberSid = number?.sid;
-    const call = new Call(this.rt, inboundSetup(this.rt, record, from, number, options));
+    const call = new Call(this.rt, inboundSetup(this.rt, record, from, number, options, line));
     this.rt.live.set(record.sid, call);
     if (!number) {
       this.rt.notify(record.sid, 'engine.unknown-number', 0, `no voice configuration for number '${to}'`);
-      call.end('failed', 'engine');
+      call.end('failed', 'engine', 'unknown-number');
       return record;
     }
     call.begin();
@@ -363,7 +400,7 @@ export class Engine {
     if (this.closed) return;
     this.closed = true;
     for (const call of [...this.rt.live.values()]) {
-      call.end(call.record.status === 'in-progress' ? 'completed' : 'canceled', 'engine');
+      call.end(call.record.status === 'in-progress' ? 'completed' : 'canceled', 'engine', 'shutdown');
     }
     await this.rt.fetcher.close(options);
     await this.clock.whenSettled();
