@@ -131,6 +131,8 @@ export abstract class CallSlot {
     if (this.ended) return Promise.reject(Interrupted.of('ended'));
     if (this.interruptOnInput && this.inputs?.length) return Promise.reject(Interrupted.of('input'));
     if (!line) return Promise.resolve();
+    // A simulated party's line plays in the wait slot itself: nothing more per play than a wait.
+    if (line instanceof SimulatedLine) return this.wait(line.secondsOf(source) * 1000);
     return new Promise<void>((resolve, reject) => {
       this.pendingReject = reject;
       const handle = line.play(source, () => {
