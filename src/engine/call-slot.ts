@@ -193,7 +193,7 @@ export abstract class CallSlot {
     this.clearPending();
     media?.stop();
     reject?.(Interrupted.of(reason));
-    this.stopRecording(Interrupted.of(reason));
+    if (this.recorder) this.stopRecording(Interrupted.of(reason));
   }
 
   private stopRecording(why: Interrupted): void {
@@ -210,7 +210,7 @@ export abstract class CallSlot {
     const media = this.pendingMedia;
     this.pendingMedia = null;
     media?.stop();
-    this.stopRecording(Interrupted.of('ended'));
+    if (this.recorder) this.stopRecording(Interrupted.of('ended'));
   }
 
   private clearPending(): void {
