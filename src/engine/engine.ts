@@ -1,6 +1,6 @@
 import type { QueueInfo, QueueListener, QueueSnapshot } from '../queue/index.js';
 import { Call } from './call.js';
-import { inboundSetup, outboundSetup } from './call-setups.js';
+import { type AcceptCallOptions, inboundSetup, outboundSetup } from './call-setups.js';
 import type { Clock } from './clock/clock.js';
 import { RealClock } from './clock/real-clock.js';
 import { DEFAULT_EPOCH, VirtualClock } from './clock/virtual-clock.js';
@@ -21,6 +21,8 @@ import { prepareScript } from './interpreter.js';
 import { modifyLiveCall } from './modify-call.js';
 import type { ModifyCallInput } from './modify-call-schema.js';
 import { quoteReceived, splitTarget } from './params.js';
+import type { CallLine } from './ports/call-line.js';
+import type { Telephony } from './ports/telephony.js';
 import { type EngineQueueOptions, QueueService } from './queues/service.js';
 import type { CallRecord, RecordSink } from './records.js';
 import { redactingListener } from './redact-events.js';
@@ -83,6 +85,12 @@ export interface EngineOptions {
    * cluster (see `ConferencePeers`). Default: rooms of this engine alone.
    */
   conferences?: { peers?: ConferencePeers };
+  /**
+   * How calls are placed and lines joined (see `Telephony`, docs/telephony.md): an
+   * implementation, or a function given the simulated parties' one to delegate to. Default:
+   * the simulated parties.
+   */
+  telephony?: Telephony | ((simulated: Telephony) => Telephony);
 }
 
 /**
@@ -117,6 +125,9 @@ export class Engine {
     );
     this.rt.retainCalls = options.retainCalls ?? true;
     this.rt.liveCallRoom = options.liveCallRoom;
+    const telephony = options.telephony;
+    if (telephony)
+      this.rt.telephony = typeof telephony === 'function' ? telephony(this.rt.telephony) : telephony;
     this.queues = new QueueService(this.rt, options.queues);
     if (options.conferences?.peers) attachConferencePeers(this.rt, options.conferences.peers);
   }
@@ -212,7 +223,7 @@ export class Engine {
     const { timeout, events } = checkCreateCall(params);
     const target = splitTarget(params.To);
     const headers = params.headers || target.headers ? { ...target.headers, ...params.headers } : undefined;
-    const record = this.newRecord('outbound-api', params.From, params.To);
+    const record = this.rt.newCallRecord('outbound-api', params.From, params.To);
     if (params.accountSid) record.accountSid = params.accountSid;
     const call = new Call(this.rt, outboundSetup(this.rt, record, params, { timeout, events, headers }));
     this.rt.live.set(record.sid, call);
@@ -225,15 +236,40 @@ export class Engine {
    * number without configuration gives a `failed` call and a notification.
    */
   incomingCall(from: string, to: string, options: IncomingCallOptions = {}): Readonly<CallRecord> {
+    return this.inbound(from, to, options);
+  }
+
+  /**
+   * A call arrives on `line`, a line of the embedder's (a SIP INVITE, a media server's
+   * channel): it runs as `incomingCall` does for a simulated caller. The call rings while the
+   * number's voice URL is fetched and is answered (`line.answer()`) by the document's first
+   * answering verb; a number without configuration gives a `failed` call, a notification and
+   * `line.end('failed', 'unknown-number')`.
+   */
+  acceptCall(options: AcceptCallOptions): Readonly<CallRecord> {
+    return this.inbound(options.from, options.to, options, options.line);
+  }
+
+  /** True when inbound calls to `number` have an application (`setNumber`). */
+  hasNumber(number: string): boolean {
+    return this.numbers.has(number);
+  }
+
+  private inbound(
+    from: string,
+    to: string,
+    options: IncomingCallOptions,
+    line?: CallLine,
+  ): Readonly<CallRecord> {
     this.assertOpen();
-    const record = this.newRecord('inbound', from, to);
+    const record = this.rt.newCallRecord('inbound', from, to);
     const number = this.numbers.get(to);
     const owner = number?.accountSid ?? options.accountSid;
     if (owner) record.accountSid = owner;
     record.callerName = options.callerName;
     record.forwardedFrom = options.forwardedFrom;
     record.phoneNumberSid = number?.sid;
-    const call = new Call(this.rt, inboundSetup(this.rt, record, from, number, options));
+    const call = new Call(this.rt, inboundSetup(this.rt, record, from, number, options, line));
     this.rt.live.set(record.sid, call);
     if (!number) {
       this.rt.notify(
@@ -242,7 +278,7 @@ export class Engine {
         0,
         `no voice configuration for number ${quoteReceived(to)}`,
       );
-      call.end('failed', 'engine');
+      call.end('failed', 'engine', 'unknown-number');
       return record;
     }
     call.begin();
@@ -397,7 +433,7 @@ export class Engine {
     if (this.closed) return;
     this.closed = true;
     for (const call of [...this.rt.live.values()]) {
-      call.end(call.record.status === 'in-progress' ? 'completed' : 'canceled', 'engine');
+      call.end(call.record.status === 'in-progress' ? 'completed' : 'canceled', 'engine', 'shutdown');
     }
     await this.rt.fetcher.close(options);
     await this.clock.whenSettled();
@@ -409,10 +445,6 @@ export class Engine {
 
   private assertOpen(): void {
     if (this.closed) throw new EngineError('closed', 'the engine is closed');
-  }
-
-  private newRecord(direction: CallRecord['direction'], from: string, to: string): CallRecord {
-    return this.rt.newCallRecord(direction, from, to);
   }
 }
 

@@ -10,6 +10,7 @@ export {
 } from './bridge.js';
 export type { Call, CallBridge, MediaState } from './call.js';
 export type { ScriptStart } from './call-machine.js';
+export type { AcceptCallOptions } from './call-setups.js';
 export type { Clock, TimerHandle } from './clock/clock.js';
 export { RealClock } from './clock/real-clock.js';
 export { DEFAULT_EPOCH, VirtualClock } from './clock/virtual-clock.js';
@@ -55,6 +56,28 @@ export {
 } from './media-file.js';
 export { type ModifyCallInput, type ModifyCallParams, modifyCallParamsSchema } from './modify-call-schema.js';
 export { checkMp4, type Mp4Check, writeMp4 } from './mp4.js';
+export type {
+  CallLine,
+  CallLineEvents,
+  LineEndReason,
+  LineRecording,
+  MediaDirection,
+  MediaHandle,
+  MediaSource,
+  PlayOutcome,
+  RecordingEnd,
+  RecordOptions,
+} from './ports/call-line.js';
+export type {
+  ConferenceMixer,
+  DialAttempt,
+  DialEvents,
+  DialFailure,
+  DialRequest,
+  LineBridge,
+  RecordedAudio,
+  Telephony,
+} from './ports/telephony.js';
 export * from './records.js';
 export { defaultSettings, type EngineSettings, speakingSeconds } from './settings.js';
 export { numberSid, organizationSid, randomSids, type SidGenerator, seededSids } from './sids.js';

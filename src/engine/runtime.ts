@@ -6,6 +6,7 @@ import type { Clock } from './clock/clock.js';
 import type { InterruptReason } from './errors.js';
 import { type BodyUse, type Fetcher, type FetchResult, type RequestScope, redactUrl } from './fetcher.js';
 import { numericNotification } from './notification-codes.js';
+import type { Telephony } from './ports/telephony.js';
 import {
   API_VERSION,
   type CallDirection,
@@ -15,6 +16,7 @@ import {
 } from './records.js';
 import type { EngineSettings } from './settings.js';
 import type { SidGenerator } from './sids.js';
+import { SimulatedTelephony } from './simulated-telephony.js';
 import {
   type DefaultParty,
   type EngineEventListener,
@@ -69,6 +71,8 @@ export class Runtime<C extends LiveCall = LiveCall> {
   retainCalls = true;
   /** How many more live calls an account may have (Dial places no leg past it); unset: no limit. */
   liveCallRoom: ((accountSid: string) => number) | undefined;
+  /** How calls are placed and lines joined: the simulated parties unless the engine was given one. */
+  telephony: Telephony = new SimulatedTelephony(this);
   private requestCount = 0;
   private supervisor: AnyActorRef | null = null;
 

@@ -55,7 +55,12 @@ export function registerMedia(app: Hono<DesignerEnv>, deps: DesignerDeps): void 
     const filename = c.req.param('filename') ?? '';
     const media = await repo.get(c.req.param('sid') ?? '', filename);
     if (!media) throw notFound('Media file', filename);
-    return rangedBody(media.bytes, c.req.header('Range'), MEDIA_CONTENT_TYPE[mediaKindOf(filename) ?? 'wav'], filename);
+    return rangedBody(
+      media.bytes,
+      c.req.header('Range'),
+      MEDIA_CONTENT_TYPE[mediaKindOf(filename) ?? 'wav'],
+      filename,
+    );
   };
   app.get('/projects/:sid/media/:filename', play);
   app.get('/projects/:sid/wavs/:filename', play);
