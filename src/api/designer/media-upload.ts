@@ -1,5 +1,5 @@
 /**
- * `POST /projects/{sid}/wavs`, in both forms clients use. SPEC's: the file as the body, named by
+ * `POST /projects/{sid}/wavs`, in both forms clients use. The documented one: the file as the body, named by
  * `?filename=` (a free `media-<n>.wav`/`.mp4` is chosen when none is given), answered
  * `{result: [{size, name}]}`. The platform designer's: a multipart body whose every file part is
  * stored under its own name (`?filename=` renames a single one), answered `[{fieldName, name}]`

@@ -1,5 +1,5 @@
 /**
- * The platform designer's own verbs and routes beside SPEC's: save with `POST /projects/{sid}`,
+ * The platform designer's own verbs and routes beside the documented ones: save with `POST /projects/{sid}`,
  * set parameter values with `PUT /projects/{sid}/parameters`, `GET .../info`, `PUT .../rename`,
  * `PUT .../upgrade`, and the web trigger settings `GET`/`POST .../cc` (kept in exports).
  */
