@@ -1,47 +1,48 @@
 const SLOTS = 64;
 
 /**
- * Orders received frames by sequence number for the recorder, holding 40-60 ms: it starts
- * giving frames once two are held (40 ms), and drops the oldest when more than three are
- * (60 ms). A missing frame is a gap (null) once later ones are held; a late frame is dropped.
+ * Orders received packets by sequence number for the recorder, holding 40-60 ms of audio: it
+ * gives packets once 40 ms are held, and drops the oldest when more than 60 ms are. `pull`
+ * answers a packet, null for a gap (a missing packet while later ones are held), or undefined
+ * when it holds nothing to give (not started, or run dry: it waits for 40 ms again). A packet
+ * behind what was already given is dropped. Sizes count samples (one byte each in G.711).
  */
 export class JitterBuffer {
   private readonly frames: Array<Uint8Array | undefined> = new Array(SLOTS);
   private readonly seqs = new Int32Array(SLOTS).fill(-1);
   private next: number | undefined;
-  private held = 0;
+  private heldPackets = 0;
+  private heldSamples = 0;
   private primed = false;
 
   constructor(
-    private readonly primeFrames = 2,
-    private readonly maxFrames = 3,
+    private readonly primeSamples = 320,
+    private readonly maxSamples = 480,
   ) {}
 
-  /** A received frame (its payload is copied). */
+  /** A received packet's payload (copied). */
   push(sequence: number, payload: Uint8Array): void {
     if (this.next === undefined) this.next = sequence;
     const ahead = (sequence - this.next + 0x10000) & 0xffff;
-    // Behind what was already given: too late. Far ahead: the stream jumped, start again.
     if (ahead >= 0x8000) return;
-    if (ahead >= SLOTS) {
-      this.reset(sequence);
-    }
+    // Far ahead: the stream jumped (new source); start again from it.
+    if (ahead >= SLOTS) this.reset(sequence);
     const slot = sequence % SLOTS;
     if (this.seqs[slot] === sequence) return;
-    if (this.seqs[slot] === -1) this.held++;
+    if (this.seqs[slot] !== -1) this.clear(slot);
     this.seqs[slot] = sequence;
     this.frames[slot] = Uint8Array.from(payload);
-    while (this.held > this.maxFrames) this.skip();
-    if (this.held >= this.primeFrames) this.primed = true;
+    this.heldPackets++;
+    this.heldSamples += payload.length;
+    while (this.heldSamples - payload.length >= this.maxSamples && this.heldPackets > 1) this.skip();
+    if (this.heldSamples >= this.primeSamples) this.primed = true;
   }
 
-  /** The frame due now; null for a gap, or while too few frames are held. */
-  pull(): Uint8Array | null {
-    if (!this.primed || this.next === undefined) return null;
-    if (this.held === 0) {
-      // Underrun: wait for the stream to fill the buffer again.
+  pull(): Uint8Array | null | undefined {
+    if (!this.primed || this.next === undefined) return undefined;
+    if (this.heldPackets === 0) {
       this.primed = false;
-      return null;
+      return undefined;
     }
     const slot = this.next % SLOTS;
     let frame: Uint8Array | null = null;
@@ -61,15 +62,17 @@ export class JitterBuffer {
   }
 
   private clear(slot: number): void {
+    this.heldSamples -= this.frames[slot]?.length ?? 0;
     this.seqs[slot] = -1;
     this.frames[slot] = undefined;
-    this.held--;
+    this.heldPackets--;
   }
 
   private reset(sequence: number): void {
     this.seqs.fill(-1);
     this.frames.fill(undefined);
-    this.held = 0;
+    this.heldPackets = 0;
+    this.heldSamples = 0;
     this.primed = false;
     this.next = sequence;
   }

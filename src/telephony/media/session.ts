@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type dgram from 'node:dgram';
 import { DtmfReceiver } from './dtmf.js';
-import { decode, encode, FRAME_SAMPLES, SILENCE_BYTE } from './g711.js';
+import { encode, FRAME_SAMPLES, SILENCE_BYTE } from './g711.js';
 import type { Histogram } from './histogram.js';
 import { JitterBuffer } from './jitter.js';
 import { Player } from './player.js';
@@ -52,7 +52,13 @@ export class MediaSession {
     this.dtmfPayloadType = command.dtmfPayloadType;
     this.path = { remote: command.remote, send: command.send, receive: command.receive };
     this.silence = new Uint8Array(FRAME_SAMPLES).fill(SILENCE_BYTE[this.codec]);
-    socket.on('message', (packet) => this.receive(packet));
+    socket.on('message', (packet) => {
+      try {
+        this.receive(packet);
+      } catch {
+        // A malformed packet is dropped, not fatal.
+      }
+    });
   }
 
   update(path: MediaPath): void {
@@ -73,8 +79,8 @@ export class MediaSession {
 
   record(record: number, maxMs: number, silenceMs: number): void {
     if (this.recorder) this.finishRecording('stopped');
-    this.recorder = new Recorder(record, maxMs, silenceMs);
     this.jitter = new JitterBuffer();
+    this.recorder = new Recorder(record, maxMs, silenceMs, this.codec, this.jitter);
   }
 
   stopRecord(record: number): void {
@@ -110,9 +116,8 @@ export class MediaSession {
       this.totals.sent++;
     }
     this.timestamp = (this.timestamp + FRAME_SAMPLES) >>> 0;
-    if (this.recorder && this.jitter) {
-      const heard = this.jitter.pull();
-      const reason = this.recorder.add(heard ? decode(this.codec, heard) : null);
+    if (this.recorder) {
+      const reason = this.recorder.tick();
       if (reason) this.finishRecording(reason);
     }
   }

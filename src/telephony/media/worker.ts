@@ -21,7 +21,15 @@ const sessions = new Map<number, MediaSession>();
 const lateness = new Histogram();
 const totals: SessionTotals = { sent: 0, received: 0, lost: 0, interArrival: new Histogram() };
 const pacer = new Pacer(() => {
-  for (const session of sessions.values()) session.tick();
+  for (const session of sessions.values()) {
+    try {
+      session.tick();
+    } catch {
+      // One broken call must not stop the others' audio.
+      sessions.delete(session.id);
+      session.close();
+    }
+  }
 }, lateness);
 const emit = (event: MediaEvent) => {
   if (event.type === 'recorded') port.postMessage(event, [event.pcm.buffer as ArrayBuffer]);

@@ -1,0 +1,114 @@
+/**
+ * The SIP tools the telephony tests call on loopback (Debian: sip-tester, baresip, espeak-ng,
+ * sox). Without one, its tests skip with one line naming it; in CI (`CI=true`) a missing tool
+ * fails the run instead, so CI never goes green without them.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const PACKAGES: Record<string, string> = {
+  sipp: 'sip-tester',
+  baresip: 'baresip',
+  'espeak-ng': 'espeak-ng',
+  sox: 'sox',
+};
+
+function installed(tool: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Undefined when every tool is there; otherwise the reason to skip, printed once. With
+ * `CI=true` it throws, so the test file fails.
+ */
+export function missingTools(...tools: string[]): string | undefined {
+  const missing = tools.filter((t) => !installed(t));
+  if (missing.length === 0) return undefined;
+  const reason = `SIP tests skipped: ${missing.join(', ')} not installed (apt-get install ${missing.map((t) => PACKAGES[t] ?? t).join(' ')})`;
+  if (process.env.CI === 'true') throw new Error(`${reason}; CI needs them`);
+  console.warn(reason);
+  return reason;
+}
+
+/** Where SIPp's Debian package keeps its RFC 2833 and G.711 captures. */
+export const SIPP_PCAPS = '/usr/share/sip-tester';
+
+export const havePcaps = (): boolean => existsSync(join(SIPP_PCAPS, 'dtmf_2833_1.pcap'));
+
+export interface SippRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** The `-trace_msg` log: every message sent and received. */
+  messages: string;
+}
+
+/**
+ * Runs one SIPp scenario (XML text) against `target` for `calls` calls; resolves when SIPp
+ * exits (exit code 0: every call went as the scenario says).
+ */
+export function runSipp(
+  scenario: string,
+  target: string,
+  options: {
+    calls?: number;
+    rate?: number;
+    keys?: Record<string, string | number>;
+    service?: string;
+    extra?: string[];
+  } = {},
+): { done: Promise<SippRun>; child: ChildProcess } {
+  const dir = mkdtempSync(join(tmpdir(), 'rcml-sipp-'));
+  const file = join(dir, 'scenario.xml');
+  writeFileSync(file, scenario);
+  const args = [
+    '-sf',
+    file,
+    target,
+    '-i',
+    '127.0.0.1',
+    '-p',
+    String(30000 + Math.floor(Math.random() * 5000) * 2 + 1),
+    '-mp',
+    String(40000 + Math.floor(Math.random() * 10000) * 2),
+    '-m',
+    String(options.calls ?? 1),
+    '-r',
+    String(options.rate ?? 10),
+    '-s',
+    options.service ?? '15550100',
+    '-nostdin',
+    '-trace_msg',
+    '-message_file',
+    join(dir, 'messages.log'),
+    '-timeout',
+    '30s',
+    '-timeout_error',
+    ...Object.entries(options.keys ?? {}).flatMap(([k, v]) => ['-key', k, String(v)]),
+    ...(options.extra ?? []),
+  ];
+  const child = spawn('sipp', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr?.on('data', (d) => {
+    stderr += d;
+  });
+  const done = new Promise<SippRun>((resolve) => {
+    child.once('exit', async (code) => {
+      const { readFile } = await import('node:fs/promises');
+      const messages = await readFile(join(dir, 'messages.log'), 'latin1').catch(() => '');
+      resolve({ code, stdout, stderr, messages });
+    });
+  });
+  return { done, child };
+}
