@@ -6,7 +6,7 @@
 /** The engine's layers, bottom-up: each may import only the ones before it. */
 const engine = {
   values:
-    '^src/engine/(records|types|errors|notification-codes|sids|dates|params|status-callbacks|settings|wav|handlers|fetcher|signature|create-call-schema|modify-call-schema|script-signal|redact-events|verb-details|queues/events|conference-peers)[.]ts$|^src/engine/(clock|fetch)/',
+    '^src/engine/(records|types|errors|notification-codes|sids|dates|params|status-callbacks|settings|wav|handlers|fetcher|signature|create-call-schema|modify-call-schema|script-signal|redact-events|verb-details|queues/events|conference-peers)[.]ts$|^src/engine/(clock|fetch|ports)/',
   call: '^src/engine/(call-machine|runtime|call)[.]ts$',
   services: '^src/engine/(conferences|conference-join|legs|bridge|media|documents|modify-call|run-until|call-setups)[.]ts$',
   verbs: '^src/engine/verbs/|^src/engine/queues/(?!events[.]ts$)',

@@ -47,6 +47,28 @@ export {
 } from './legs.js';
 export { setHeld, setMuted } from './media.js';
 export { type ModifyCallInput, type ModifyCallParams, modifyCallParamsSchema } from './modify-call-schema.js';
+export type {
+  CallLine,
+  CallLineEvents,
+  LineEndReason,
+  LineRecording,
+  MediaDirection,
+  MediaHandle,
+  MediaSource,
+  PlayOutcome,
+  RecordingEnd,
+  RecordOptions,
+} from './ports/call-line.js';
+export type {
+  ConferenceMixer,
+  DialAttempt,
+  DialEvents,
+  DialFailure,
+  DialRequest,
+  LineBridge,
+  RecordedAudio,
+  Telephony,
+} from './ports/telephony.js';
 export * from './records.js';
 export { defaultSettings, type EngineSettings, speakingSeconds } from './settings.js';
 export { numberSid, organizationSid, randomSids, type SidGenerator, seededSids } from './sids.js';
