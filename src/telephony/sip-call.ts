@@ -28,10 +28,14 @@ export class SipCall {
   private version = 1;
   private offer: string;
   private finished = false;
+  private localDirection: Direction = 'sendrecv';
+  private muted = false;
   /** A key pressed (RFC 4733 or SIP INFO). */
   onDigit: ((key: string) => void) | undefined;
   /** The caller canceled or hung up (or the answer was never acknowledged). */
   onEnd: ((how: FarEndEnd) => void) | undefined;
+  /** The call is over, whoever ended it. */
+  onFinished: (() => void) | undefined;
   /** The caller's media direction changed (hold: true while the far end sends no audio to us). */
   onHold: ((held: boolean) => void) | undefined;
 
@@ -84,11 +88,35 @@ export class SipCall {
     return this.channel.record(maxMs, silenceMs);
   }
 
+  /** Our side's direction (Hold: `sendonly`), applied to the media with the far end's. */
+  setLocalDirection(direction: Direction): void {
+    this.localDirection = direction;
+    this.channel?.update(this.path());
+  }
+
+  /** Mutes our side: the far end hears nothing, no new offer. */
+  setMuted(muted: boolean): void {
+    this.muted = muted;
+    this.channel?.update(this.path());
+  }
+
+  /** The media path: the far end's direction, then ours and the mute on top. */
+  private path(): MediaPath {
+    const far = pathOf(this.negotiated);
+    const local = this.localDirection;
+    return {
+      remote: far.remote,
+      send: far.send && !this.muted && (local === 'sendrecv' || local === 'sendonly'),
+      receive: far.receive && (local === 'sendrecv' || local === 'recvonly'),
+    };
+  }
+
   /** Refuses the ringing call (404, 486, 603...). */
   reject(status: number): void {
     if (this.finished) return;
     this.finished = true;
     this.server.reject(status);
+    this.onFinished?.();
     this.channel?.close();
   }
 
@@ -97,6 +125,7 @@ export class SipCall {
     if (this.finished) return;
     this.finished = true;
     this.server.hangup();
+    this.onFinished?.();
     this.channel?.close();
   }
 
@@ -106,7 +135,7 @@ export class SipCall {
         codec: this.negotiated.codec,
         payloadType: this.negotiated.payloadType,
         dtmfPayloadType: this.negotiated.dtmfPayloadType,
-        ...pathOf(this.negotiated),
+        ...this.path(),
       })
       .then((channel) => {
         this.channel = channel;
@@ -137,7 +166,7 @@ export class SipCall {
     this.negotiated = { ...next, payloadType: this.negotiated.payloadType };
     this.offer = sdp;
     this.version += 1;
-    this.channel.update(pathOf(this.negotiated));
+    this.channel.update(this.path());
     const held = this.held();
     if (held !== wasHeld) this.onHold?.(held);
     return this.answerSdp(this.channel.port);
@@ -153,6 +182,7 @@ export class SipCall {
     if (this.finished) return;
     this.finished = true;
     this.channel?.close();
+    this.onFinished?.();
     this.onEnd?.(how);
   }
 }

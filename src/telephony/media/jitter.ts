@@ -23,8 +23,13 @@ export class JitterBuffer {
   /** A received packet's payload (copied). */
   push(sequence: number, payload: Uint8Array): void {
     if (this.next === undefined) this.next = sequence;
-    const ahead = (sequence - this.next + 0x10000) & 0xffff;
-    if (ahead >= 0x8000) return;
+    let ahead = (sequence - this.next + 0x10000) & 0xffff;
+    if (ahead >= 0x8000) {
+      // Before anything was given, an earlier packet moves the start back; after, it is late.
+      if (this.primed || 0x10000 - ahead >= SLOTS) return;
+      this.next = sequence;
+      ahead = 0;
+    }
     // Far ahead: the stream jumped (new source); start again from it.
     if (ahead >= SLOTS) this.reset(sequence);
     const slot = sequence % SLOTS;
