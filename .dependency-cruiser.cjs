@@ -7,7 +7,7 @@
 const engine = {
   values:
     '^src/engine/(records|types|errors|notification-codes|sids|dates|params|status-callbacks|settings|wav|handlers|fetcher|signature|create-call-schema|modify-call-schema|script-signal|redact-events|verb-details|queues/events|conference-peers)[.]ts$|^src/engine/(clock|fetch|ports)/',
-  call: '^src/engine/(call-machine|runtime|call)[.]ts$',
+  call: '^src/engine/(call-machine|runtime|call|call-slot|simulated-line|simulated-telephony)[.]ts$',
   services: '^src/engine/(conferences|conference-join|legs|bridge|media|documents|modify-call|run-until|call-setups)[.]ts$',
   verbs: '^src/engine/verbs/|^src/engine/queues/(?!events[.]ts$)',
   interpreter: '^src/engine/(call-services|script-context|interpreter)[.]ts$',

@@ -1,20 +1,21 @@
 import type { Call, CallSetup } from './call.js';
 import type { SipHeaders } from './params.js';
+import type { CallLine } from './ports/call-line.js';
 import type { CallRecord } from './records.js';
 import type { Runtime } from './runtime.js';
+import { SimulatedLine } from './simulated-line.js';
 import type { CallEventName } from './status-callbacks.js';
 import type { CreateCallParams, IncomingCallOptions, NumberConfig } from './types.js';
 
 /** How an outbound call placed with the platform's POST Calls parameters (checked) is set up. */
 export function outboundSetup(
-  rt: Runtime<Call>,
+  _rt: Runtime<Call>,
   record: CallRecord,
   params: CreateCallParams,
   checked: { timeout: number; events: Set<CallEventName>; headers: SipHeaders | undefined },
 ): CallSetup {
   return {
     record,
-    party: rt.party(params.To, record),
     outbound: true,
     ringTimeoutMs: checked.timeout * 1000,
     headers: checked.headers,
@@ -38,11 +39,11 @@ export function inboundSetup(
   record: CallRecord,
   from: string,
   number: NumberConfig | undefined,
-  options: IncomingCallOptions,
+  options: IncomingCallOptions & { line?: CallLine },
 ): CallSetup {
   return {
     record,
-    party: rt.party(from, record),
+    line: options.line ?? new SimulatedLine(rt, rt.party(from, record)),
     outbound: false,
     ringTimeoutMs: 0,
     headers: options.headers,

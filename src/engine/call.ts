@@ -1,14 +1,17 @@
 import { type Actor, createActor } from 'xstate';
 import { type CallHooks, callMachine, ringingCallMachine, type ScriptStart } from './call-machine.js';
+import { CallSlot } from './call-slot.js';
 import type { TimerHandle } from './clock/clock.js';
 import { iso } from './dates.js';
-import { Interrupted, type InterruptReason } from './errors.js';
+import type { InterruptReason } from './errors.js';
 import { abortReason, RequestScope } from './fetcher.js';
 import { type SipHeaders, screeningParams, voiceParams } from './params.js';
+import type { CallLine, CallLineEvents, LineEndReason } from './ports/call-line.js';
+import type { DialAttempt, DialEvents, DialFailure } from './ports/telephony.js';
 import type { CallEndedBy, CallRecord, CallStatus } from './records.js';
 import type { CallScript, Runtime } from './runtime.js';
+import type { CallInputs } from './simulated-line.js';
 import { type CallEventName, callbackParams, type StatusCallbackConfig } from './status-callbacks.js';
-import type { PartyBehaviour, PartyInput } from './types.js';
 
 /** Media state of a call: muted (silent, no record) and held (Hold/Resume, with records). */
 export interface MediaState {
@@ -34,7 +37,8 @@ export interface CallBridge {
 /** How a call is set up; the engine's createCall / incomingCall fill it in. */
 export interface CallSetup {
   record: CallRecord;
-  party: PartyBehaviour;
+  /** The line of an inbound call (a simulated party's, or a real one); outbound calls dial theirs. */
+  line?: CallLine;
   /** Document run when the call starts (inbound) or is answered (outbound); none for Dial legs. */
   first?: ScriptStart;
   outbound: boolean;
@@ -44,10 +48,11 @@ export interface CallSetup {
 }
 
 /**
- * One live call: its record, its xstate actor, its party and the single pending wait of its
- * script. The script is sequential, so one wait slot suffices and no per-wait listeners exist.
+ * One live call: its record, its xstate actor, its line to the far end (see `CallLine`) and
+ * the single pending wait of its script. The script is sequential, so one wait slot suffices
+ * and no per-wait listeners exist.
  */
-export class Call implements CallHooks {
+export class Call extends CallSlot implements CallHooks, CallLineEvents, CallInputs {
   readonly record: CallRecord;
   readonly ringTimeoutMs: number;
   readonly headers: SipHeaders | undefined;
@@ -60,7 +65,8 @@ export class Call implements CallHooks {
   outboundCallSid: string | undefined;
   private mediaState: Readonly<MediaState> = PLAIN_MEDIA;
   private actor: Actor<typeof callMachine> | null;
-  private readonly party: PartyBehaviour;
+  private attempt: DialAttempt | null = null;
+  private endReason: LineEndReason | undefined;
   private first: ScriptStart | null;
   private readonly outbound: boolean;
   private sequence = 0;
@@ -69,14 +75,8 @@ export class Call implements CallHooks {
   private stopReason: InterruptReason = 'replaced';
   private watchers: Array<(call: Call) => void> | null = null;
   private timestamp: string | undefined;
-  private partyTimers: TimerHandle[] | null = null;
-  private inputs: PartyInput[] | null = null;
-  private interruptOnInput = false;
   private started = false;
   private ringTimer: TimerHandle | null = null;
-  private pendingTimer: TimerHandle | null = null;
-  private pendingResolve: ((value: PartyInput | null) => void) | null = null;
-  private pendingReject: ((reason: Interrupted) => void) | null = null;
   private requests: RequestScope | null = null;
   private over = false;
 
@@ -84,13 +84,17 @@ export class Call implements CallHooks {
     readonly rt: Runtime<Call>,
     setup: CallSetup,
   ) {
+    super();
     this.record = setup.record;
-    this.party = setup.party;
     this.first = setup.first ?? null;
     this.outbound = setup.outbound;
     this.ringTimeoutMs = setup.ringTimeoutMs;
     this.callbacks = setup.callbacks;
     this.headers = setup.headers;
+    if (setup.line) {
+      this.line = setup.line;
+      setup.line.attach(this);
+    }
     // The parent gives every call of the engine one shared actor system on the engine clock.
     const rings = !this.outbound && this.first !== null;
     this.actor = createActor(rings ? ringingCallMachine : callMachine, {
@@ -124,7 +128,12 @@ export class Call implements CallHooks {
     this.startActor();
     if (this.outbound) {
       this.setStatus('queued', 'initiated');
-      this.rt.clock.setTimeout(() => this.dial(), 0);
+      if (!this.actor) return;
+      const r = this.record;
+      this.attempt = this.rt.telephony.dial(
+        { to: r.to, from: r.from, headers: this.headers, timeout: this.ringTimeoutMs / 1000, call: r },
+        this.dialEvents(),
+      );
     }
   }
 
@@ -134,28 +143,39 @@ export class Call implements CallHooks {
     this.actor?.start();
   }
 
-  private dial(): void {
+  /** What the telephony tells of this call's dial attempt. */
+  private dialEvents(): DialEvents {
+    return {
+      ringing: () => this.ringing(),
+      answered: (line) => this.answeredBy(line),
+      failed: (status) => this.dialFailed(status),
+    };
+  }
+
+  private ringing(): void {
     if (!this.actor) return;
-    const party = this.party;
-    if (party.outcome === 'fail') {
-      this.end('failed', 'caller');
-      return;
-    }
     this.actor.send({ type: 'RING' });
     if (!this.actor || this.record.status !== 'ringing') return;
     this.ringTimer = this.rt.clock.setTimeout(() => {
       this.ringTimer = null;
       this.end('no-answer', 'timeout');
     }, this.ringTimeoutMs);
-    if (party.outcome === 'no-answer') return;
-    this.rt.clock.setTimeout(
-      () => {
-        if (!this.actor || this.record.status !== 'ringing') return;
-        if (party.outcome === 'busy') this.end('busy', 'caller');
-        else this.answer();
-      },
-      (party.answerAfter ?? 0) * 1000,
-    );
+  }
+
+  private answeredBy(line: CallLine): void {
+    if (!this.actor || this.record.status !== 'ringing') {
+      line.end('canceled');
+      return;
+    }
+    this.attempt = null;
+    this.line = line;
+    line.attach(this);
+    this.answer();
+  }
+
+  private dialFailed(status: DialFailure): void {
+    this.attempt = null;
+    this.end(status, status === 'no-answer' ? 'timeout' : 'caller');
   }
 
   /** Answers the call (inbound: when its first answering verb runs). */
@@ -208,10 +228,14 @@ export class Call implements CallHooks {
     };
   }
 
-  /** Ends the call with `status` (completed when answered; failed/busy/no-answer/canceled otherwise). */
-  end(status: CallStatus, by: CallEndedBy = 'application'): void {
+  /**
+   * Ends the call with `status` (completed when answered; failed/busy/no-answer/canceled
+   * otherwise); `reason` tells the line more (Reject's `rejected`, an unknown number).
+   */
+  end(status: CallStatus, by: CallEndedBy = 'application', reason?: LineEndReason): void {
     if (!this.actor) return;
     this.record.endedBy ??= by;
+    this.endReason ??= reason;
     // A call that never began (an unknown number) ends from `queued`.
     this.startActor();
     this.actor?.send({ type: 'END', status });
@@ -220,6 +244,11 @@ export class Call implements CallHooks {
   /** The party hangs up: completed once answered, canceled while ringing. */
   partyHangup(): void {
     this.end(this.record.status === 'in-progress' ? 'completed' : 'canceled', 'caller');
+  }
+
+  /** The line reports the far end hung up (`CallLineEvents`). */
+  hangup(): void {
+    this.partyHangup();
   }
 
   // --- machine hooks ---
@@ -239,7 +268,7 @@ export class Call implements CallHooks {
     this.clearRingTimer();
     this.record.startTime = this.rt.clock.now();
     this.setStatus('in-progress', 'answered');
-    this.scheduleParty();
+    this.line?.answer();
   }
 
   enteredEnded(status: CallStatus): void {
@@ -253,8 +282,9 @@ export class Call implements CallHooks {
     this.actor = null;
     this.clearRingTimer();
     this.inputs = null;
-    if (this.partyTimers) for (const t of this.partyTimers) this.rt.clock.clearTimeout(t);
-    this.partyTimers = null;
+    this.attempt?.cancel();
+    this.attempt = null;
+    this.line?.end(status, this.endReason);
     this.setStatus(status, 'completed');
     this.rt.ended(this);
     this.parallel?.stop('ended');
@@ -306,120 +336,6 @@ export class Call implements CallHooks {
         }
       });
     }
-  }
-
-  // --- party behaviour ---
-
-  private scheduleParty(): void {
-    const p = this.party;
-    if (!p.digits?.length && !p.speech?.length && p.hangupAfter === undefined) return;
-    const clock = this.rt.clock;
-    const timers: TimerHandle[] = [];
-    for (const d of p.digits ?? []) {
-      timers.push(clock.setTimeout(() => this.deliver({ kind: 'dtmf', keys: d.keys }), d.at * 1000));
-    }
-    for (const s of p.speech ?? []) {
-      timers.push(clock.setTimeout(() => this.deliver({ kind: 'speech', text: s.text }), s.at * 1000));
-    }
-    if (p.hangupAfter !== undefined) {
-      timers.push(clock.setTimeout(() => this.partyHangup(), p.hangupAfter * 1000));
-    }
-    this.partyTimers = timers;
-  }
-
-  /** Input from the party: heard by a listening verb, otherwise lost (as on a real line). */
-  deliver(input: PartyInput): void {
-    if (!this.actor) return;
-    const inputs = this.inputs;
-    this.rt.listener?.({
-      type: 'input',
-      at: this.rt.clock.now(),
-      callSid: this.record.sid,
-      input,
-      heard: inputs !== null,
-    });
-    if (!inputs) return;
-    const resolve = this.pendingResolve;
-    if (resolve) {
-      this.clearPending();
-      resolve(input);
-      return;
-    }
-    inputs.push(input);
-    if (this.interruptOnInput) this.interrupt('input');
-  }
-
-  // --- the script's single wait slot ---
-
-  /** True while a verb collects party input (Gather, Record). */
-  get listening(): boolean {
-    return this.inputs !== null;
-  }
-
-  listen(interrupt: boolean): void {
-    this.inputs ??= [];
-    this.interruptOnInput = interrupt;
-  }
-
-  unlisten(): void {
-    const left = this.inputs;
-    this.inputs = null;
-    this.interruptOnInput = false;
-    if (left) for (const input of left) this.discardInput(input, 'not taken');
-  }
-
-  /** Input a listening verb heard but did not use. */
-  discardInput(input: PartyInput, reason: string): void {
-    this.rt.listener?.({
-      type: 'input-discarded',
-      at: this.rt.clock.now(),
-      callSid: this.record.sid,
-      input,
-      reason,
-    });
-  }
-
-  wait(ms: number): Promise<void> {
-    if (!this.actor) return Promise.reject(Interrupted.of('ended'));
-    if (this.interruptOnInput && this.inputs?.length) return Promise.reject(Interrupted.of('input'));
-    return new Promise<void>((resolve, reject) => {
-      this.pendingReject = reject;
-      this.pendingTimer = this.rt.clock.setTimeout(() => {
-        this.pendingTimer = null;
-        this.pendingReject = null;
-        resolve();
-      }, ms);
-    });
-  }
-
-  nextInput(ms: number): Promise<PartyInput | null> {
-    if (!this.actor) return Promise.reject(Interrupted.of('ended'));
-    const buffered = this.inputs?.shift();
-    if (buffered) return Promise.resolve(buffered);
-    this.interruptOnInput = false;
-    return new Promise<PartyInput | null>((resolve, reject) => {
-      this.pendingResolve = resolve;
-      this.pendingReject = reject;
-      this.pendingTimer = this.rt.clock.setTimeout(() => {
-        this.clearPending();
-        resolve(null);
-      }, ms);
-    });
-  }
-
-  /** Rejects the pending wait, if any, with `Interrupted(reason)`. */
-  interrupt(reason: InterruptReason): void {
-    const reject = this.pendingReject;
-    if (this.pendingTimer) this.rt.clock.clearTimeout(this.pendingTimer);
-    this.clearPending();
-    reject?.(Interrupted.of(reason));
-  }
-
-  private clearPending(): void {
-    if (this.pendingTimer) this.rt.clock.clearTimeout(this.pendingTimer);
-    this.pendingTimer = null;
-    this.pendingResolve = null;
-    this.pendingReject = null;
   }
 
   /**

@@ -28,7 +28,6 @@ export function startLeg(parent: Call, options: LegOptions): Call {
   record.accountSid = parent.record.accountSid;
   const leg = new Call(rt, {
     record,
-    party: rt.party(options.to, record),
     outbound: true,
     ringTimeoutMs: options.timeout * 1000,
     headers: options.headers,

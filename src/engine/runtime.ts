@@ -6,6 +6,7 @@ import type { Clock } from './clock/clock.js';
 import type { InterruptReason } from './errors.js';
 import { type BodyUse, type Fetcher, type FetchResult, type RequestScope, redactUrl } from './fetcher.js';
 import { numericNotification } from './notification-codes.js';
+import type { Telephony } from './ports/telephony.js';
 import {
   API_VERSION,
   type CallDirection,
@@ -15,6 +16,7 @@ import {
 } from './records.js';
 import type { EngineSettings } from './settings.js';
 import type { SidGenerator } from './sids.js';
+import { SimulatedTelephony } from './simulated-telephony.js';
 import type { DefaultParty, EngineEventListener, PartyBehaviour, RequestKind } from './types.js';
 
 const PARSE_CACHE_SIZE = 256;
@@ -61,6 +63,8 @@ export class Runtime<C extends LiveCall = LiveCall> {
   /** Every call's record, by sid, in creation order (unless `retainCalls` is off). */
   readonly records = new Map<string, CallRecord>();
   retainCalls = true;
+  /** How calls are placed and lines joined: the simulated parties unless the engine was given one. */
+  telephony: Telephony = new SimulatedTelephony(this);
   private requestCount = 0;
   private supervisor: AnyActorRef | null = null;
 

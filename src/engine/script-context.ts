@@ -1,8 +1,9 @@
 import type { HttpMethod, Verb } from '../rcml/model.js';
 import type { Call } from './call.js';
 import { CallServices } from './call-services.js';
-import type { InterruptReason } from './errors.js';
+import type { Interrupted, InterruptReason } from './errors.js';
 import type { FetchResult } from './fetcher.js';
+import type { LineRecording, MediaSource, RecordOptions } from './ports/call-line.js';
 import type { GatherRecord, MessageRecord, RecordingRecord } from './records.js';
 import type { EngineSettings } from './settings.js';
 import type { PartyInput, RequestKind } from './types.js';
@@ -125,17 +126,54 @@ export class ScriptContext implements VerbContext, ScriptSignal {
   }
 
   async mediaSeconds(url: string): Promise<number | null> {
-    const cache = this.owner.rt.mediaSeconds;
-    const known = cache.get(url);
+    const known = this.owner.rt.mediaSeconds.get(url);
     if (known !== undefined) return known;
+    return this.lengthOf(url, await this.fetchMedia(url));
+  }
+
+  play(source: MediaSource): Promise<void> {
+    return this.owner.play(source);
+  }
+
+  record(options: RecordOptions): Promise<{ recording: LineRecording; interrupted?: Interrupted }> {
+    return this.owner.recordAudio(options);
+  }
+
+  /**
+   * One async step, as `mediaSeconds`: a Play starts at the same turn whichever it uses. A line
+   * that plays real audio gets the file's bytes, fetched for every Play.
+   */
+  async audio(url: string): Promise<MediaSource | null> {
+    if (this.owner.line?.needsAudioBytes) return this.audioBytes(url);
+    const known = this.owner.rt.mediaSeconds.get(url);
+    if (known !== undefined) return { kind: 'audio', url, seconds: known };
+    const seconds = this.lengthOf(url, await this.fetchMedia(url));
+    return seconds === null ? null : { kind: 'audio', url, seconds };
+  }
+
+  private async audioBytes(url: string): Promise<MediaSource | null> {
     const res = await this.fetchMedia(url);
-    if (res.status === 0 || res.status >= 300) {
-      // The platform's media cache fails the download on an I/O error or an error status:
-      // warning 13233, and the call hangs up (VoiceInterpreter.onDiskCacheResponse).
-      const why = res.status === 0 ? res.error : `HTTP ${res.status}`;
-      this.notify('13233', 1, `media could not be fetched (${why})`, url);
-      return null;
-    }
+    if (!this.fetched(url, res)) return null;
+    const bytes = typeof res.body === 'string' ? new TextEncoder().encode(res.body) : res.body;
+    const seconds = readWavInfo(bytes)?.duration ?? this.settings.playDefaultSeconds;
+    return { kind: 'audio', url, seconds, bytes, contentType: res.contentType };
+  }
+
+  /**
+   * False, with warning 13233, when media could not be fetched: the platform's media cache
+   * fails the download on an I/O error or an error status, and the call hangs up
+   * (VoiceInterpreter.onDiskCacheResponse).
+   */
+  private fetched(url: string, res: FetchResult): boolean {
+    if (res.status !== 0 && res.status < 300) return true;
+    const why = res.status === 0 ? res.error : `HTTP ${res.status}`;
+    this.notify('13233', 1, `media could not be fetched (${why})`, url);
+    return false;
+  }
+
+  /** Seconds of fetched media from its WAV header (cached), else the default (warning 11205). */
+  private lengthOf(url: string, res: FetchResult): number | null {
+    if (!this.fetched(url, res)) return null;
     const bytes = typeof res.body === 'string' ? new TextEncoder().encode(res.body) : res.body;
     const seconds = res.status >= 200 ? readWavInfo(bytes)?.duration : undefined;
     if (seconds === undefined) {
@@ -148,7 +186,7 @@ export class ScriptContext implements VerbContext, ScriptSignal {
       );
       return this.settings.playDefaultSeconds;
     }
-    cache.set(url, seconds);
+    this.owner.rt.mediaSeconds.set(url, seconds);
     return seconds;
   }
 

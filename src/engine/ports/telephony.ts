@@ -1,3 +1,4 @@
+import type { SipHeaders } from '../params.js';
 import type { CallRecord } from '../records.js';
 import type { CallLine, MediaHandle, MediaSource, PlayOutcome } from './call-line.js';
 
@@ -10,12 +11,12 @@ import type { CallLine, MediaHandle, MediaSource, PlayOutcome } from './call-lin
 
 /** A call to place. */
 export interface DialRequest {
-  /** Number, `client:<name>` or `sip:` address (URI headers already taken out into `headers`). */
+  /** Number, `client:<name>` or `sip:` address, as the call's `To` (URI headers parsed into `headers`). */
   to: string;
   /** Caller id to present. */
   from: string;
-  /** Custom SIP headers (`X-...`) to send. */
-  headers?: Readonly<Record<string, string>>;
+  /** SIP headers to send (custom `X-...` ones; a repeated header's values top-most first). */
+  headers?: SipHeaders;
   /** Seconds the engine lets it ring before it gives up (`no-answer`); the engine times it. */
   timeout: number;
   /** The engine's record of the outgoing call (sid, account, parent call...). */

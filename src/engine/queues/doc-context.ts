@@ -1,10 +1,12 @@
 import type { HttpMethod, Verb } from '../../rcml/model.js';
 import { Interrupted } from '../errors.js';
 import type { FetchResult } from '../fetcher.js';
+import type { LineRecording, MediaSource, RecordOptions } from '../ports/call-line.js';
 import type { GatherRecord, MessageRecord, RecordingRecord } from '../records.js';
 import type { EngineSettings } from '../settings.js';
 import type { PartyInput, RequestKind } from '../types.js';
 import type { ScriptSignal, VerbContext, VerbDispatch, VerbOutcome, VerbServices } from '../verbs/types.js';
+import { writeWav } from '../wav.js';
 
 /**
  * The context of verbs in a queue document: the call's own context, but relative URLs and
@@ -40,6 +42,20 @@ export class QueueDocContext implements VerbContext {
   wait(seconds: number): Promise<void> {
     if (this.stopped()) return Promise.reject(Interrupted.of('dequeued'));
     return this.base.wait(seconds);
+  }
+  play(source: MediaSource): Promise<void> {
+    if (this.stopped()) return Promise.reject(Interrupted.of('dequeued'));
+    return this.base.play(source);
+  }
+  record(options: RecordOptions): Promise<{ recording: LineRecording; interrupted?: Interrupted }> {
+    if (this.stopped()) {
+      const recording: LineRecording = { wav: writeWav(0), duration: 0, started: false, endedBy: 'stopped' };
+      return Promise.resolve({ recording, interrupted: Interrupted.of('dequeued') });
+    }
+    return this.base.record(options);
+  }
+  audio(url: string): Promise<MediaSource | null> {
+    return this.base.audio(url);
   }
   listen(interrupt: boolean): void {
     this.base.listen(interrupt);

@@ -5,9 +5,10 @@ import { NEXT, type VerbContext, type VerbOutcome } from './types.js';
 const next = (): VerbOutcome => NEXT;
 
 /**
- * Waits `length` seconds; on a ringing inbound call this delays the answer. Not an async
- * function: a call parked in a long Pause then holds one promise reaction, not a suspended frame.
+ * Plays `length` seconds of silence; on a ringing inbound call this delays the answer. Not an
+ * async function: a call parked in a long Pause then holds one promise reaction, not a
+ * suspended frame.
  */
 export function pauseVerb(ctx: VerbContext, verb: Pause): Promise<VerbOutcome> {
-  return ctx.wait(verb.length ?? pauseDefaults.length).then(next);
+  return ctx.play({ kind: 'silence', seconds: verb.length ?? pauseDefaults.length }).then(next);
 }

@@ -3,9 +3,9 @@ import { playDefaults } from '../../rcml/verbs/play.js';
 import { NEXT, type VerbContext, type VerbOutcome } from './types.js';
 
 /**
- * Plays audio `loop` times (0: until hang-up). Its length is the WAV's real length when the
- * URL answers with a WAV file, else `settings.playDefaultSeconds`. A bad URI stops the call, and
- * so does media that cannot be fetched (warning 13233).
+ * Plays audio `loop` times (0: until hang-up) on the call's line. A simulated line takes the
+ * WAV's real length when the URL answers with a WAV file, else `settings.playDefaultSeconds`.
+ * A bad URI stops the call, and so does media that cannot be fetched (warning 13233).
  */
 export async function playVerb(ctx: VerbContext, verb: Play): Promise<VerbOutcome> {
   // An empty Play (warned when the document was read) plays nothing, as on the platform.
@@ -15,9 +15,9 @@ export async function playVerb(ctx: VerbContext, verb: Play): Promise<VerbOutcom
     ctx.notify('11100', 0, `Play: invalid URL '${verb.url}'`);
     return { kind: 'hangup' };
   }
-  const seconds = await ctx.mediaSeconds(url);
-  if (seconds === null) return { kind: 'hangup' };
+  const audio = await ctx.audio(url);
+  if (audio === null) return { kind: 'hangup' };
   const loop = verb.loop ?? playDefaults.loop;
-  for (let i = 0; loop === 0 || i < loop; i++) await ctx.wait(seconds);
+  for (let i = 0; loop === 0 || i < loop; i++) await ctx.play(audio);
   return NEXT;
 }

@@ -3,9 +3,10 @@ import type { BridgeOptions, BridgeResult } from '../bridge.js';
 import type { Clock } from '../clock/clock.js';
 import type { Conference, Participant, ParticipantOptions } from '../conferences.js';
 import type { LoadedDocument } from '../documents.js';
-import type { InterruptReason } from '../errors.js';
+import type { Interrupted, InterruptReason } from '../errors.js';
 import type { FetchResult } from '../fetcher.js';
 import type { LegOptions, ScreeningResult } from '../legs.js';
+import type { LineRecording, MediaSource, RecordOptions } from '../ports/call-line.js';
 import type {
   CallRecord,
   CallStatus,
@@ -54,6 +55,21 @@ export interface VerbContext {
   now(): number;
   /** Waits `seconds` of clock time. */
   wait(seconds: number): Promise<void>;
+  /**
+   * Plays `source` on the call's line (its far end hears it): resolves when it has played,
+   * rejects with `Interrupted` as `wait` does (a key with `listen(true)`, a hang-up, a redirect).
+   */
+  play(source: MediaSource): Promise<void>;
+  /**
+   * Records the far end on the call's line (Record). Never rejects: when a hang-up or redirect
+   * stops it, `interrupted` comes back with what was recorded.
+   */
+  record(options: RecordOptions): Promise<{ recording: LineRecording; interrupted?: Interrupted }>;
+  /**
+   * The audio source of a Play URL (its length, and its bytes when the line plays real audio);
+   * null when the media cannot be fetched (warning 13233 written).
+   */
+  audio(url: string): Promise<MediaSource | null>;
   /**
    * Starts collecting party input for this verb; with `interrupt`, the first input also
    * interrupts the pending wait (reason `input`), as keys do to Gather prompts.
