@@ -20,6 +20,7 @@ import { prepareScript } from './interpreter.js';
 import { modifyLiveCall } from './modify-call.js';
 import type { ModifyCallInput } from './modify-call-schema.js';
 import { splitTarget } from './params.js';
+import type { CallLine } from './ports/call-line.js';
 import { type EngineQueueOptions, QueueService } from './queues/service.js';
 import type { CallRecord, RecordSink } from './records.js';
 import { redactingListener } from './redact-events.js';
@@ -135,6 +136,11 @@ export class Engine {
     this.numbers.set(number, config.sid ? config : { ...config, sid: numberSid(number) });
   }
 
+  /** True when inbound calls to `number` are routed (it has a voice configuration). */
+  hasNumber(number: string): boolean {
+    return this.numbers.has(number);
+  }
+
   /** Stops routing inbound calls to `number`; false when it had no configuration. */
   removeNumber(number: string): boolean {
     return this.numbers.delete(number);
@@ -212,7 +218,11 @@ export class Engine {
    * A party at `from` calls `to`. The call rings while the number's voice URL is fetched; a
    * number without configuration gives a `failed` call and a notification.
    */
-  incomingCall(from: string, to: string, options: IncomingCallOptions = {}): Readonly<CallRecord> {
+  incomingCall(
+    from: string,
+    to: string,
+    options: IncomingCallOptions & { line?: CallLine } = {},
+  ): Readonly<CallRecord> {
     this.assertOpen();
     const record = this.newRecord('inbound', from, to);
     const number = this.numbers.get(to);
@@ -225,11 +235,22 @@ export class Engine {
     this.rt.live.set(record.sid, call);
     if (!number) {
       this.rt.notify(record.sid, 'engine.unknown-number', 0, `no voice configuration for number '${to}'`);
-      call.end('failed', 'engine');
+      call.end('failed', 'engine', 'unknown-number');
       return record;
     }
     call.begin();
     return record;
+  }
+
+  /**
+   * An incoming call on a line of the caller's own (a real SIP call, an embedder's media
+   * server): runs exactly as `incomingCall` does for a simulated caller.
+   */
+  acceptCall(
+    input: { line: CallLine; from: string; to: string } & IncomingCallOptions,
+  ): Readonly<CallRecord> {
+    const { from, to, ...options } = input;
+    return this.incomingCall(from, to, options);
   }
 
   /** The party on a live call presses `keys` now. */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { serveDesignerProject } from '../../api/designer-application.js';
@@ -10,6 +10,7 @@ import { redactUrl } from '../../engine/fetcher.js';
 import { createDatabaseIfAbsent } from '../../store/postgres/create-database.js';
 import { lockDataDirectory } from '../../store/sqlite/lock.js';
 import { openSqliteStore } from '../../store/sqlite/open.js';
+import { type SipService, startSipService } from '../../telephony/sip-service.js';
 import { envOption } from '../env-option.js';
 import { type EgressOptions, egressOptions, egressPolicy } from './serve-egress.js';
 import { fetcherOptionsOf, type ServeFetchOptions, serveFetchOptions } from './serve-fetch.js';
@@ -22,6 +23,7 @@ import {
   scheduleRetention,
   serveOpsOptions,
 } from './serve-ops.js';
+import { type ServeSipOptions, serveSipOptions } from './serve-sip.js';
 import { openServiceStores, type ServiceStores } from './serve-stores.js';
 
 function port(value: string): number {
@@ -88,7 +90,12 @@ function numberRoute(value: string, previous: NumberRoute[]): NumberRoute[] {
   return [...previous, { number, url: to === undefined ? undefined : absoluteUrl(to) }];
 }
 
-interface ServeOptions extends ServeOpsOptions, ServeLimitOptions, EgressOptions, ServeFetchOptions {
+interface ServeOptions
+  extends ServeOpsOptions,
+    ServeLimitOptions,
+    EgressOptions,
+    ServeFetchOptions,
+    ServeSipOptions {
   port: number;
   host: string;
   data: string;
@@ -257,10 +264,14 @@ export function registerServe(program: Command): void {
   for (const option of serveLimitOptions()) serve.addOption(option);
   for (const option of egressOptions()) serve.addOption(option);
   for (const option of serveFetchOptions()) serve.addOption(option);
+  for (const option of serveSipOptions()) serve.addOption(option);
   serve.action(async (options: ServeOptions, command: Command) => {
     // Usage errors go through command.error, which prints the usage of `rcml serve` too.
     if (options.seed !== undefined && options.clock !== 'virtual') {
       command.error('error: --seed needs --clock virtual', { exitCode: 2 });
+    }
+    if (options.sip !== undefined && options.clock !== 'real') {
+      command.error('error: --sip answers real calls in real time: it needs --clock real', { exitCode: 2 });
     }
     const routes = options.number ?? [];
     if (routes.some((r) => r.url === undefined && r.application === undefined) && !options.project) {
@@ -324,10 +335,13 @@ export function registerServe(program: Command): void {
     // Retention runs between requests, a batch at a time; it stops before the stores close.
     const retention =
       options.retainDays === undefined ? undefined : scheduleRetention(store, options.retainDays, log);
+    let sip: SipService | undefined;
     const close = async (closeOptions: { graceMs?: number } = {}) => {
       try {
         await retention?.stop();
+        // The engine ends its calls first (BYE through the SIP service), then SIP stops.
         await server.close(closeOptions);
+        await sip?.close();
       } finally {
         await cluster?.close();
         lock?.release();
@@ -355,6 +369,20 @@ export function registerServe(program: Command): void {
           : (route.url ?? (controllerUrl as string));
         server.engine.setNumber(route.number, { voiceUrl });
         lines.push(`number ${route.number} -> ${redactUrl(voiceUrl)}`);
+      }
+      if (options.sip) {
+        sip = await startSipService({
+          calls: server.engine,
+          host: options.sip.host,
+          port: options.sip.port,
+          publicAddress: options.sipPublicAddress,
+          rtpPorts: options.rtpPorts,
+          ttsCacheDir: options.database === undefined ? join(options.data, 'tts-cache') : undefined,
+          onWarning: (message, detail) => log.warn(detail, message),
+        });
+        lines.push(
+          `sip: listening on udp+tcp ${sip.host}:${sip.port}, rtp ${options.rtpPorts.min}-${options.rtpPorts.max}, public address ${sip.publicAddress}`,
+        );
       }
     } catch (err) {
       await close();
