@@ -1,5 +1,6 @@
 import type { Call, CallBridge } from './call.js';
 import type { TimerHandle } from './clock/clock.js';
+import type { LineBridge, RecordedAudio } from './ports/telephony.js';
 import { API_VERSION, type RecordingRecord } from './records.js';
 import type { ScriptSignal } from './script-signal.js';
 import { writeWav } from './wav.js';
@@ -84,6 +85,7 @@ export function bridgeCalls(a: Call, b: Call, options: BridgeOptions = {}): Prom
   const bridge = new Bridge(a, b);
   return new Promise<BridgeResult>((resolve) => {
     let timer: TimerHandle | null = null;
+    let link: LineBridge | undefined;
     const offA = a.watch((c) => c.ended && bridge.end('a-hangup'));
     const offB = b.watch((c) => c.ended && bridge.end('b-hangup'));
     bridge.onEnd((endedBy) => {
@@ -108,11 +110,19 @@ export function bridgeCalls(a: Call, b: Call, options: BridgeOptions = {}): Prom
         duration: Math.ceil((endTime - startTime) / 1000),
         release: bridge.release,
       };
-      if (options.record) result.recording = recordBridge(a, startTime, endTime);
-      resolve(result);
+      const finish = (audio: RecordedAudio | undefined): void => {
+        if (options.record) result.recording = recordBridge(a, audio ?? silence(startTime, endTime), endTime);
+        resolve(result);
+      };
+      // The lines part (a real bridge hands over its recording then); with none, nothing to part.
+      if (link) link.disconnect(finish);
+      else finish(undefined);
     });
     a.bridge = bridge;
     b.bridge = bridge;
+    if (a.line && b.line && !a.ended && !b.ended && !options.signal?.aborted) {
+      link = rt.telephony.connect(a.line, b.line, { record: options.record === true });
+    }
     rt.listener?.({
       type: 'bridge',
       at: startTime,
@@ -134,10 +144,16 @@ export function bridgeCalls(a: Call, b: Call, options: BridgeOptions = {}): Prom
   });
 }
 
-/** Writes the Recording record and WAV of a bridge, on leg `a`. */
-function recordBridge(a: Call, start: number, end: number): BridgeRecording {
-  const rt = a.rt;
+/** A recording of the bridge's length, when its lines made none. */
+function silence(start: number, end: number): RecordedAudio {
   const duration = Math.round(end - start) / 1000;
+  return { wav: writeWav(duration), duration };
+}
+
+/** Writes the Recording record and WAV of a bridge, on leg `a`. */
+function recordBridge(a: Call, audio: RecordedAudio, end: number): BridgeRecording {
+  const rt = a.rt;
+  const duration = audio.duration;
   const record: RecordingRecord = {
     sid: rt.sids.next('RE'),
     accountSid: a.record.accountSid,
@@ -147,6 +163,6 @@ function recordBridge(a: Call, start: number, end: number): BridgeRecording {
     dateCreated: end,
     dateUpdated: end,
   };
-  rt.sink.recording?.(record, writeWav(duration));
+  rt.sink.recording?.(record, audio.wav);
   return { sid: record.sid, duration, url: rt.settings.recordingUrl(record.accountSid, record.sid) };
 }

@@ -7,6 +7,16 @@ import { SimulatedLine } from './simulated-line.js';
 import type { CallEventName } from './status-callbacks.js';
 import type { CreateCallParams, IncomingCallOptions, NumberConfig } from './types.js';
 
+/** An incoming call on a line of the embedder's (`Engine.acceptCall`). */
+export interface AcceptCallOptions extends IncomingCallOptions {
+  /** The call's line to its far end (a SIP dialog, a media server's channel...). */
+  line: CallLine;
+  /** The caller (`From`). */
+  from: string;
+  /** The called number (`To`): a number routed with `setNumber`. */
+  to: string;
+}
+
 /** How an outbound call placed with the platform's POST Calls parameters (checked) is set up. */
 export function outboundSetup(
   _rt: Runtime<Call>,
@@ -39,11 +49,12 @@ export function inboundSetup(
   record: CallRecord,
   from: string,
   number: NumberConfig | undefined,
-  options: IncomingCallOptions & { line?: CallLine },
+  options: IncomingCallOptions,
+  line?: CallLine,
 ): CallSetup {
   return {
     record,
-    line: options.line ?? new SimulatedLine(rt, rt.party(from, record)),
+    line: line ?? new SimulatedLine(rt, rt.party(from, record)),
     outbound: false,
     ringTimeoutMs: 0,
     headers: options.headers,

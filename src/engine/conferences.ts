@@ -1,6 +1,8 @@
 import type { Call } from './call.js';
 import type { ConferencePeers, SeatTerms } from './conference-peers.js';
 import { EngineError } from './errors.js';
+import type { CallLine } from './ports/call-line.js';
+import type { ConferenceMixer } from './ports/telephony.js';
 import type { ConferenceRecord, ConferenceStatus, ParticipantRecord } from './records.js';
 import type { ConferenceAction } from './types.js';
 
@@ -42,6 +44,8 @@ export class Conference {
   readonly participants = new Map<string, Participant>();
   /** A mirror whose owner died: nothing more is told to it. */
   ownerGone = false;
+  /** The room's audio, from the engine's telephony, made when a call of this node first sits. */
+  private audio: ConferenceMixer | null = null;
 
   constructor(
     readonly rt: Runtime,
@@ -56,6 +60,24 @@ export class Conference {
 
   get mirror(): boolean {
     return this.owner !== undefined;
+  }
+
+  /** A call of this node sits: its line joins the room's audio (made on the first one). */
+  joinAudio(line: CallLine, muted: boolean): void {
+    if (this.status === 'completed') return;
+    this.audio ??= this.rt.telephony.room(this.sid, this.name);
+    this.audio.join(line, { muted });
+  }
+
+  /** The room's audio, while it has one (leaving, muting, tones). */
+  get mixer(): ConferenceMixer | null {
+    return this.audio;
+  }
+
+  /** The room is over: its audio stops. */
+  closeMixer(): void {
+    this.audio?.close();
+    this.audio = null;
   }
 
   /** Inspection snapshot (a mirror's shows this node's calls). */
@@ -182,6 +204,7 @@ export function muteParticipant(
   }
   if (p.muted !== mute) {
     p.muted = mute;
+    if (p.call?.line) room.mixer?.mute(p.call.line, mute);
     if (p.call) emit(room, callSid, mute ? 'mute' : 'unmute');
     seatChanged(room, p);
   }
@@ -235,6 +258,7 @@ export function seat(room: Conference, p: Participant, max: number): boolean {
   room.participants.set(p.callSid, p);
   if (p.call) {
     p.call.conferenceSid = room.sid;
+    if (p.call.line) room.joinAudio(p.call.line, p.muted);
     emit(room, p.callSid, 'join');
   }
   if (p.startConferenceOnEnter && room.status === 'init') setStatus(room, 'in-progress');
@@ -250,6 +274,7 @@ export function unseat(room: Conference, me: Participant): void {
   room.participants.delete(me.callSid);
   if (me.call) {
     if (me.call.conferenceSid === room.sid) me.call.conferenceSid = null;
+    if (me.call.line) room.mixer?.leave(me.call.line);
     emit(room, me.callSid, 'leave');
   }
   if (room.status !== 'completed') {
@@ -287,7 +312,10 @@ function beep(room: Conference, callSid: string, on: 'join' | 'leave'): void {
     action: 'beep',
     tone: { on, seconds: rt.settings.beepSeconds },
   });
+  room.mixer?.play({ kind: 'beep', seconds: rt.settings.beepSeconds }, ignore);
 }
+
+const ignore = (): void => {};
 
 const RANK: Record<ConferenceStatus, number> = { init: 0, 'in-progress': 1, completed: 2 };
 
@@ -302,7 +330,10 @@ export function setStatus(room: Conference, status: 'in-progress' | 'completed')
   room.dateUpdated = room.rt.clock.now();
   emit(room, undefined, status === 'in-progress' ? 'start' : 'end');
   const rooms = ConferenceRooms.of(room.rt);
-  if (status === 'completed') rooms.drop(room);
+  if (status === 'completed') {
+    rooms.drop(room);
+    room.closeMixer();
+  }
   if (!room.mirror && rooms.peers) {
     const peers = rooms.peers;
     const nodes = new Set([...room.participants.values()].flatMap((p) => (p.node ? [p.node] : [])));

@@ -1,6 +1,6 @@
 import type { QueueInfo, QueueListener, QueueSnapshot } from '../queue/index.js';
 import { Call } from './call.js';
-import { inboundSetup, outboundSetup } from './call-setups.js';
+import { type AcceptCallOptions, inboundSetup, outboundSetup } from './call-setups.js';
 import type { Clock } from './clock/clock.js';
 import { RealClock } from './clock/real-clock.js';
 import { DEFAULT_EPOCH, VirtualClock } from './clock/virtual-clock.js';
@@ -21,6 +21,7 @@ import { modifyLiveCall } from './modify-call.js';
 import type { ModifyCallInput } from './modify-call-schema.js';
 import { splitTarget } from './params.js';
 import type { CallLine } from './ports/call-line.js';
+import type { Telephony } from './ports/telephony.js';
 import { type EngineQueueOptions, QueueService } from './queues/service.js';
 import type { CallRecord, RecordSink } from './records.js';
 import { redactingListener } from './redact-events.js';
@@ -78,6 +79,12 @@ export interface EngineOptions {
    * cluster (see `ConferencePeers`). Default: rooms of this engine alone.
    */
   conferences?: { peers?: ConferencePeers };
+  /**
+   * How calls are placed and lines joined (see `Telephony`, docs/telephony.md): an
+   * implementation, or a function given the simulated parties' one to delegate to. Default:
+   * the simulated parties.
+   */
+  telephony?: Telephony | ((simulated: Telephony) => Telephony);
 }
 
 /**
@@ -111,6 +118,9 @@ export class Engine {
       prepareScript,
     );
     this.rt.retainCalls = options.retainCalls ?? true;
+    const telephony = options.telephony;
+    if (telephony)
+      this.rt.telephony = typeof telephony === 'function' ? telephony(this.rt.telephony) : telephony;
     this.queues = new QueueService(this.rt, options.queues);
     if (options.conferences?.peers) attachConferencePeers(this.rt, options.conferences.peers);
   }
@@ -134,11 +144,6 @@ export class Engine {
   setNumber(number: string, config: NumberConfig): void {
     // Every routed number has a sid, reported as its inbound calls' `phoneNumberSid`.
     this.numbers.set(number, config.sid ? config : { ...config, sid: numberSid(number) });
-  }
-
-  /** True when inbound calls to `number` are routed (it has a voice configuration). */
-  hasNumber(number: string): boolean {
-    return this.numbers.has(number);
   }
 
   /** Stops routing inbound calls to `number`; false when it had no configuration. */
@@ -218,10 +223,32 @@ export class Engine {
    * A party at `from` calls `to`. The call rings while the number's voice URL is fetched; a
    * number without configuration gives a `failed` call and a notification.
    */
-  incomingCall(
+  incomingCall(from: string, to: string, options: IncomingCallOptions = {}): Readonly<CallRecord> {
+    return this.inbound(from, to, options);
+  }
+
+  /**
+   * A call arrives on `line`, a line of the embedder's (a SIP INVITE, a media server's
+   * channel): it runs as `incomingCall` does for a simulated caller. The call rings while the
+   * number's voice URL is fetched and is answered (`line.answer()`) by the document's first
+   * answering verb; a number without configuration gives a `failed` call, a notification and
+   * `line.end('failed', 'unknown-number')`.
+   */
+  acceptCall(options: AcceptCallOptions): Readonly<CallRecord> {
+    const { line, from, to, ...rest } = options;
+    return this.inbound(from, to, rest, line);
+  }
+
+  /** True when inbound calls to `number` have an application (`setNumber`). */
+  hasNumber(number: string): boolean {
+    return this.numbers.has(number);
+  }
+
+  private inbound(
     from: string,
     to: string,
-    options: IncomingCallOptions & { line?: CallLine } = {},
+    options: IncomingCallOptions,
+    line?: CallLine,
   ): Readonly<CallRecord> {
     this.assertOpen();
     const record = this.newRecord('inbound', from, to);
@@ -231,7 +258,7 @@ export class Engine {
     record.callerName = options.callerName;
     record.forwardedFrom = options.forwardedFrom;
     record.phoneNumberSid = number?.sid;
-    const call = new Call(this.rt, inboundSetup(this.rt, record, from, number, options));
+    const call = new Call(this.rt, inboundSetup(this.rt, record, from, number, options, line));
     this.rt.live.set(record.sid, call);
     if (!number) {
       this.rt.notify(record.sid, 'engine.unknown-number', 0, `no voice configuration for number '${to}'`);
@@ -240,17 +267,6 @@ export class Engine {
     }
     call.begin();
     return record;
-  }
-
-  /**
-   * An incoming call on a line of the caller's own (a real SIP call, an embedder's media
-   * server): runs exactly as `incomingCall` does for a simulated caller.
-   */
-  acceptCall(
-    input: { line: CallLine; from: string; to: string } & IncomingCallOptions,
-  ): Readonly<CallRecord> {
-    const { from, to, ...options } = input;
-    return this.incomingCall(from, to, options);
   }
 
   /** The party on a live call presses `keys` now. */
@@ -384,7 +400,7 @@ export class Engine {
     if (this.closed) return;
     this.closed = true;
     for (const call of [...this.rt.live.values()]) {
-      call.end(call.record.status === 'in-progress' ? 'completed' : 'canceled', 'engine');
+      call.end(call.record.status === 'in-progress' ? 'completed' : 'canceled', 'engine', 'shutdown');
     }
     await this.rt.fetcher.close(options);
     await this.clock.whenSettled();

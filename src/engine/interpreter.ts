@@ -1,8 +1,10 @@
-import type { Verb } from '../rcml/model.js';
+import type { Say, Verb } from '../rcml/model.js';
+import { sayDefaults } from '../rcml/verbs/say.js';
 import type { Call } from './call.js';
 import type { ScriptStart } from './call-machine.js';
 import { loadDocument } from './documents.js';
 import { Interrupted } from './errors.js';
+import type { CallLine, MediaSource } from './ports/call-line.js';
 import type { CallScript } from './runtime.js';
 import { ScriptContext } from './script-context.js';
 import { verbDetails } from './verb-details.js';
@@ -66,6 +68,7 @@ export async function runScript(call: Call, start: ScriptStart, ctx: ScriptConte
         return;
       }
       ctx.documentUrl = doc.url;
+      if (call.line?.prepare) prepareSpeech(call.line, doc.verbs);
       const outcome = await runVerbs(call, ctx, doc.verbs);
       if (signal.aborted) return;
       if (outcome.kind === 'fetch') {
@@ -78,7 +81,8 @@ export async function runScript(call: Call, start: ScriptStart, ctx: ScriptConte
         return;
       }
       if (outcome.kind === 'hangup') start.onHangup?.();
-      call.end(outcome.kind === 'end' ? outcome.status : 'completed');
+      if (outcome.kind === 'end') call.end(outcome.status, 'application', outcome.reason);
+      else call.end('completed');
       return;
     }
   } catch (err) {
@@ -112,4 +116,19 @@ async function runVerbs(call: Call, ctx: ScriptContext, verbs: readonly Verb[]):
     if (outcome !== NEXT && outcome.kind !== 'next') return outcome;
   }
   return NEXT;
+}
+
+/** Hands a line that synthesises speech the Say texts of a document (prompts included), ahead. */
+function prepareSpeech(line: CallLine, verbs: readonly Verb[]): void {
+  const sources: MediaSource[] = [];
+  const add = (say: Say): void => {
+    if (!say.text) return;
+    const voice = say.voice ?? sayDefaults.voice;
+    sources.push({ kind: 'speech', text: say.text, voice, language: say.language ?? sayDefaults.language });
+  };
+  for (const verb of verbs) {
+    if (verb.verb === 'Say') add(verb);
+    else if (verb.verb === 'Gather') for (const p of verb.prompts) if (p.verb === 'Say') add(p);
+  }
+  if (sources.length > 0) line.prepare?.(sources);
 }

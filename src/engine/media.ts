@@ -10,6 +10,7 @@ import type { SessionDetailRecord } from './records.js';
 export function setHeld(call: Call, held: boolean): void {
   if (call.ended || call.media.held === held) return;
   call.setMedia({ held });
+  call.line?.setDirection(held ? 'sendonly' : 'sendrecv');
   const rt = call.rt;
   const now = rt.clock.now();
   const record: SessionDetailRecord = {
@@ -29,5 +30,6 @@ export function setHeld(call: Call, held: boolean): void {
 export function setMuted(call: Call, muted: boolean): void {
   if (call.ended || call.media.muted === muted) return;
   call.setMedia({ muted });
+  call.line?.mute(muted);
   call.rt.listener?.({ type: 'media', at: call.rt.clock.now(), callSid: call.record.sid, ...call.media });
 }

@@ -74,7 +74,7 @@ export interface LineRecording {
 
 /** Why the engine ends a line, beyond its status (a SIP line picks its response from it). */
 export type LineEndReason =
-  /** Reject `reason="rejected"` (SIP 603); `busy` status alone is Reject `reason="busy"` (486). */
+  /** Reject `reason="rejected"` (status `busy` as on the platform; SIP 603 rather than 486). */
   | 'rejected'
   /** No application for the called number (SIP 404). */
   | 'unknown-number'
@@ -110,10 +110,10 @@ export interface CallLine {
    */
   answer(): void;
   /**
-   * The call is over with `status` (`completed`: hang up, SIP BYE; `busy`: SIP 486 before the
-   * answer; `failed`: 603 with reason `rejected`, 404 with `unknown-number`, else 500;
-   * `canceled`/`no-answer`: cancel an unanswered outgoing line). Stops every media operation;
-   * the line reports nothing afterwards. Called once, also after the far end hung up.
+   * The call is over with `status` (`completed`: hang up, SIP BYE; `busy`: Reject before the
+   * answer, SIP 486, or 603 with reason `rejected`; `failed`: 404 with `unknown-number`, else
+   * 500; `canceled`/`no-answer`: cancel an unanswered outgoing line). Stops every media
+   * operation; the line reports nothing afterwards. Called once, also after the far end hung up.
    */
   end(status: CallStatus, reason?: LineEndReason): void;
   /** Changes the media direction: Hold offers `sendonly`, Resume `sendrecv` (a SIP re-INVITE). */

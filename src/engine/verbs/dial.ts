@@ -56,7 +56,7 @@ export async function dialVerb(ctx: VerbContext, verb: Dial): Promise<VerbOutcom
     });
   }
   const noun = placed[legs.indexOf(winner)].noun;
-  if (noun.noun === 'Number' && noun.sendDigits) winner.deliver({ kind: 'dtmf', keys: noun.sendDigits });
+  if (noun.noun === 'Number' && noun.sendDigits) winner.sendDigits(noun.sendDigits);
   if (noun.url) {
     const url = ctx.resolveUrl(noun.url);
     const screening =

@@ -6,7 +6,7 @@ import type { LoadedDocument } from '../documents.js';
 import type { Interrupted, InterruptReason } from '../errors.js';
 import type { FetchResult } from '../fetcher.js';
 import type { LegOptions, ScreeningResult } from '../legs.js';
-import type { LineRecording, MediaSource, RecordOptions } from '../ports/call-line.js';
+import type { LineEndReason, LineRecording, MediaSource, RecordOptions } from '../ports/call-line.js';
 import type {
   CallRecord,
   CallStatus,
@@ -33,8 +33,8 @@ export type VerbOutcome =
     }
   /** Hang up the call. */
   | { kind: 'hangup' }
-  /** End the call with a given status (Reject). */
-  | { kind: 'end'; status: CallStatus };
+  /** End the call with a given status (Reject), telling its line why. */
+  | { kind: 'end'; status: CallStatus; reason?: LineEndReason };
 
 /** Shared `next` outcome, so the common case allocates nothing. */
 export const NEXT: VerbOutcome = { kind: 'next' };
@@ -114,8 +114,8 @@ export interface VerbContext {
 export interface Leg {
   readonly record: Readonly<CallRecord>;
   readonly ended: boolean;
-  /** Input from the callee's side (Dial `sendDigits`). */
-  deliver(input: PartyInput): void;
+  /** Sends keys down the callee's line (Dial `sendDigits`). */
+  sendDigits(digits: string): void;
   /** Ends the leg (`completed` hangs up an answered leg). */
   end(status: CallStatus): void;
 }
