@@ -3,14 +3,15 @@
  * RTP sink, presses RFC 2833 keys and plays G.711 audio from the captures of its Debian package.
  * Calls of one test run side by side (they run in real time).
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import alawmulaw from 'alawmulaw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import type { CallRecord, RecordingRecord } from '../../src/engine/records.js';
-import { decodeWav } from '../../src/telephony/audio/decode.js';
+import { decodeWav, encodeWav } from '../../src/telephony/audio/decode.js';
 import { type SipService, startSipService } from '../../src/telephony/sip-service.js';
 import { createEspeakTts } from '../../src/telephony/tts/espeak.js';
 import { missingTools, runSipp, SIPP_PCAPS } from '../support/sip-tools.js';
@@ -18,6 +19,7 @@ import * as S from '../support/sipp-scenarios.js';
 import { level, pcapPayloads, rtpSink } from './support.js';
 
 const skip = missingTools('sipp', 'espeak-ng', 'sox');
+const noBaresip = skip ?? missingTools('baresip');
 
 const APP = 'http://app.test';
 const doc = (body: string) => ({
@@ -65,6 +67,8 @@ describe.skipIf(skip)('inbound SIP calls', () => {
           return doc('<Reject/>');
         case '/long':
           return doc('<Say>Please hold the line.</Say><Pause length="20"/>');
+        case '/listen':
+          return doc('<Say>Speak</Say><Record maxLength="6" timeout="4"/>');
         case '/slow':
           await new Promise<void>((resolve) => {
             releaseSlow = resolve;
@@ -79,6 +83,7 @@ describe.skipIf(skip)('inbound SIP calls', () => {
     engine.setNumber('+15550102', { voiceUrl: `${APP}/rejected` });
     engine.setNumber('+15550103', { voiceUrl: `${APP}/long` });
     engine.setNumber('+15550104', { voiceUrl: `${APP}/slow` });
+    engine.setNumber('+15550105', { voiceUrl: `${APP}/listen` });
     sip = await startSipService({ calls: engine, port: 0, rtpPorts: { min: 34000, max: 34999 }, tts });
   });
 
@@ -182,10 +187,11 @@ ${S.ackRefusal}`,
     expect(callTo('15559999')).toMatchObject([{ status: 'failed' }]);
   });
 
-  it('ends on the caller: BYE (completed), CANCEL while ringing (487, canceled)', async () => {
+  it('ends on the caller: BYE over TCP (completed), CANCEL while ringing (487, canceled)', async () => {
     const bye = runSipp(S.scenario('bye', `${S.answered()}${S.pause(500)}${S.sendBye()}`), target(), {
       service: '15550103',
       keys: { sinkport: 9, caller: 'byer' },
+      extra: ['-t', 't1'],
     });
     const cancel = runSipp(
       S.scenario(
@@ -214,6 +220,7 @@ ${S.ackRefusal}`,
     );
     const [b, c] = await Promise.all([bye.done, cancel.done]);
     expect(b.code, b.messages.slice(-2000)).toBe(0);
+    expect(b.messages).toMatch(/TCP message received/);
     expect(c.code, c.messages.slice(-2000)).toBe(0);
     await until(() => callTo('+15550103').some((x) => x.from === 'byer' && x.status === 'completed'));
     expect(callTo('+15550103').find((x) => x.from === 'byer')).toMatchObject({ status: 'completed' });
@@ -249,7 +256,65 @@ ${S.ack2xx()}${S.pause(600)}${S.reInvite({}, 'sendonly', 2).replace('<recv respo
     expect(Math.max(...gaps)).toBeGreaterThan(600);
     expect(times.length).toBeGreaterThan(20);
   });
+
+  it.skipIf(noBaresip)(
+    'interoperates with baresip: its call is answered and its speech recorded',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'rcml-speech-'));
+      const wav = join(dir, 'speech.wav');
+      const pcm = await tts.synthesize({ text: 'one two three four five six seven eight nine ten', voice: 'woman', language: 'en' });
+      writeFileSync(wav, encodeWav(pcm));
+      const log = await baresip(`sip:15550105@127.0.0.1:${sip.port}`, wav);
+      expect(log).toMatch(/Call established/);
+      await until(() => callTo('+15550105').some((c) => c.status === 'completed'));
+      const call = callTo('+15550105')[0];
+      expect(call).toMatchObject({ status: 'completed', from: 'baresip' });
+      const recording = recordings.find((r) => r.record.callSid === call.sid);
+      expect(recording?.record.duration).toBeGreaterThan(0.5);
+      expect(level(decodeWav(recording?.wav ?? new Uint8Array()))).toBeGreaterThan(100);
+    },
+  );
 });
+
+/**
+ * baresip 1.0.0 as an independent caller: a config directory on loopback that dials `uri`,
+ * streams `wav` and hangs up when the file ends. Resolves with its log once it exits.
+ */
+function baresip(uri: string, wav: string): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'rcml-baresip-'));
+  const port = 36000 + Math.floor(Math.random() * 1000) * 2 + 1;
+  writeFileSync(
+    join(dir, 'config'),
+    [
+      `sip_listen 127.0.0.1:${port}`,
+      'net_interface 127.0.0.1',
+      'audio_player aufile,/dev/null',
+      `audio_source aufile,${wav}`,
+      'audio_alert aufile,/dev/null',
+      'module_path /usr/lib/baresip/modules',
+      'module stdio.so',
+      'module g711.so',
+      'module aufile.so',
+      'module_app account.so',
+      'module_app menu.so',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(join(dir, 'accounts'), '<sip:baresip@127.0.0.1>;regint=0\n');
+  const child = spawn('baresip', ['-f', dir, '-e', `/dial ${uri}`, '-t', '8'], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout?.on('data', (d) => {
+    log += d;
+    // It hangs up when its file ends; it has nothing more to do then.
+    if (/terminated/.test(log)) child.kill();
+  });
+  child.stderr?.on('data', (d) => {
+    log += d;
+  });
+  return new Promise((resolve) => child.once('exit', () => resolve(log)));
+}
 
 /** Waits (polling the event loop, not the clock) until `check` holds, at most 5 s. */
 async function until(check: () => boolean): Promise<void> {
