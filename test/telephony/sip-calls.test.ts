@@ -262,7 +262,11 @@ ${S.ack2xx()}${S.pause(600)}${S.reInvite({}, 'sendonly', 2).replace('<recv respo
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'rcml-speech-'));
       const wav = join(dir, 'speech.wav');
-      const pcm = await tts.synthesize({ text: 'one two three four five six seven eight nine ten', voice: 'woman', language: 'en' });
+      const pcm = await tts.synthesize({
+        text: 'one two three four five six seven eight nine ten',
+        voice: 'woman',
+        language: 'en',
+      });
       writeFileSync(wav, encodeWav(pcm));
       const log = await baresip(`sip:15550105@127.0.0.1:${sip.port}`, wav);
       expect(log).toMatch(/Call established/);
