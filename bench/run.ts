@@ -14,6 +14,7 @@ const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<voi
   { name: 'callqueue', load: () => import('./callqueue.js') },
   { name: 'load', load: () => import('./load.js') },
   { name: 'serve', load: () => import('./serve.js') },
+  { name: 'sip', load: () => import('./sip.js') },
 ];
 
 for (const suite of suites) {
