@@ -34,6 +34,8 @@ export abstract class CallSlot {
   protected pendingMedia: MediaHandle | null = null;
   protected pendingResolve: ((value: PartyInput | null) => void) | null = null;
   protected pendingReject: ((reason: Interrupted) => void) | null = null;
+  /** Stops the recording under way on a line that records real audio. */
+  private recorder: ((why: Interrupted) => void) | null = null;
 
   abstract readonly rt: SlotRuntime;
   abstract readonly record: CallRecord;
@@ -153,13 +155,14 @@ export abstract class CallSlot {
     return new Promise<SimulatedRecording>((resolve) => {
       let interrupted: Interrupted | undefined;
       let handle: MediaHandle | undefined;
-      const stop = (why: Interrupted): void => {
-        interrupted = why;
+      // Stopped by an interruption, the line still hands over what it recorded.
+      const recorder = (why: Interrupted): void => {
+        interrupted ??= why;
         handle?.stop();
       };
-      this.pendingReject = stop;
+      this.recorder = recorder;
       handle = line.record(options, (recording) => {
-        if (this.pendingReject === stop) this.pendingReject = null;
+        if (this.recorder === recorder) this.recorder = null;
         resolve(interrupted ? { recording, interrupted } : { recording });
       });
     });
@@ -188,6 +191,24 @@ export abstract class CallSlot {
     this.clearPending();
     media?.stop();
     reject?.(Interrupted.of(reason));
+    this.stopRecording(Interrupted.of(reason));
+  }
+
+  private stopRecording(why: Interrupted): void {
+    const recorder = this.recorder;
+    this.recorder = null;
+    recorder?.(why);
+  }
+
+  /**
+   * The call ended: stops the play or recording under way before the line ends (the wait is
+   * rejected after, when the script stops).
+   */
+  protected stopMedia(): void {
+    const media = this.pendingMedia;
+    this.pendingMedia = null;
+    media?.stop();
+    this.stopRecording(Interrupted.of('ended'));
   }
 
   private clearPending(): void {

@@ -284,6 +284,7 @@ export class Call extends CallSlot implements CallHooks, CallLineEvents, CallInp
     this.inputs = null;
     this.attempt?.cancel();
     this.attempt = null;
+    this.stopMedia();
     this.line?.end(status, this.endReason);
     this.setStatus(status, 'completed');
     this.rt.ended(this);

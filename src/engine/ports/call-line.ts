@@ -113,7 +113,9 @@ export interface CallLine {
    * The call is over with `status` (`completed`: hang up, SIP BYE; `busy`: Reject before the
    * answer, SIP 486, or 603 with reason `rejected`; `failed`: 404 with `unknown-number`, else
    * 500; `canceled`/`no-answer`: cancel an unanswered outgoing line). Stops every media
-   * operation; the line reports nothing afterwards. Called once, also after the far end hung up.
+   * operation (the engine stops a play or recording under way just before: a stopped recording
+   * still calls its `done`); the line reports nothing afterwards. Called once, also after the
+   * far end hung up.
    */
   end(status: CallStatus, reason?: LineEndReason): void;
   /** Changes the media direction: Hold offers `sendonly`, Resume `sendrecv` (a SIP re-INVITE). */
