@@ -35,10 +35,12 @@ export function decodeWav(bytes: Uint8Array): Int16Array {
   const fmt = wav.fmt as FmtChunk;
   if (!READABLE.has(fmt.audioFormat))
     throw new AudioFormatError(`WAV format ${fmt.audioFormat} is not supported`);
+  // Read before converting: wavefile's conversions replace (and clear) the fmt chunk.
+  const rate = fmt.sampleRate;
   if (fmt.audioFormat === 7) wav.fromMuLaw();
   else if (fmt.audioFormat === 6) wav.fromALaw();
   if (wav.bitDepth !== '16') wav.toBitDepth('16');
-  if (fmt.sampleRate !== CALL_RATE) wav.toSampleRate(CALL_RATE, { method: 'sinc' });
+  if (rate !== CALL_RATE) wav.toSampleRate(CALL_RATE, { method: 'sinc' });
   const channels = (wav.fmt as FmtChunk).numChannels;
   const samples = wav.getSamples(true, Int16Array) as unknown as Int16Array;
   if (channels === 1) return samples;
