@@ -13,7 +13,7 @@
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine } from '../src/engine/engine.js';
 import { MediaHost } from '../src/telephony/media/host.js';
@@ -247,7 +247,8 @@ function print(r: PhaseResult): void {
   console.log(
     `${r.name.padEnd(8)} answered ${r.answered}/${CALLS} (sipp exit ${r.sippCode}), ${r.rate.toFixed(0)} calls/s, ` +
       `peak ${r.peak} concurrent, CPU ${r.cpuPercent.toFixed(0)} % of one core = ${r.cpuPerCall.toFixed(3)} % per call; ` +
-      `tick lateness p99 ${r.media.latenessP99.toFixed(1)} ms max ${r.media.latenessMax.toFixed(1)} ms; ` +
+      `tick lateness p99 ${r.media.latenessP99.toFixed(1)} ms max ${r.media.latenessMax.toFixed(1)} ms ` +
+      `(work per tick p99 ${r.media.tickWorkP99.toFixed(1)} ms max ${r.media.tickWorkMax.toFixed(1)} ms); ` +
       `inter-arrival p99.9 at the callers ${r.sink.p999.toFixed(1)} ms (${r.sink.lost} lost of ${r.sink.packets}), ` +
       `at the engine ${r.media.interArrivalP999.toFixed(1)} ms (${r.media.packetsLost} lost of ${r.media.packetsReceived})`,
   );
@@ -257,7 +258,11 @@ export async function run(): Promise<void> {
   const tts = createEspeakTts({ cacheDir: mkdtempSync(join(tmpdir(), 'rcml-bench-tts-')) });
   const prompt = await tts.synthesize({ text: PROMPT, voice: 'man', language: 'en' });
   const sink = await startSink();
-  console.log(`${CALLS} SIPp calls at ${RATE}/s, 7.5 s each, PCMA both ways`);
+  console.log(
+    `${CALLS} SIPp calls at ${RATE}/s, 7.5 s each, PCMA both ways; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${availableParallelism()} cores`,
+  );
   try {
     const base = await phase('floor', sink, floor(prompt));
     print(base);

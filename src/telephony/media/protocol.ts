@@ -46,6 +46,9 @@ export interface MediaStats {
   /** Tick lateness, ms. */
   latenessP99: number;
   latenessMax: number;
+  /** Time one tick takes for every call (sending, recording), ms: the loop's own cost. */
+  tickWorkP99: number;
+  tickWorkMax: number;
   /** Gaps between received packets of one stream, ms. */
   interArrivalP999: number;
   packetsSent: number;

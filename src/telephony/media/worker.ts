@@ -19,8 +19,10 @@ if (!port) throw new Error('the media worker runs in a worker thread');
 const config = workerData as MediaWorkerData;
 const sessions = new Map<number, MediaSession>();
 const lateness = new Histogram();
+const work = new Histogram();
 const totals: SessionTotals = { sent: 0, received: 0, lost: 0, interArrival: new Histogram() };
 const pacer = new Pacer(() => {
+  const start = performance.now();
   for (const session of sessions.values()) {
     try {
       session.tick();
@@ -30,6 +32,7 @@ const pacer = new Pacer(() => {
       session.close();
     }
   }
+  work.add(performance.now() - start);
 }, lateness);
 const emit = (event: MediaEvent) => {
   if (event.type === 'recorded') port.postMessage(event, [event.pcm.buffer as ArrayBuffer]);
@@ -114,6 +117,8 @@ port.on('message', (command: MediaCommand) => {
           ticks: pacer.ticks,
           latenessP99: lateness.quantile(0.99),
           latenessMax: lateness.max,
+          tickWorkP99: work.quantile(0.99),
+          tickWorkMax: work.max,
           interArrivalP999: totals.interArrival.quantile(0.999),
           packetsSent: totals.sent,
           packetsReceived: totals.received,
@@ -121,6 +126,7 @@ port.on('message', (command: MediaCommand) => {
         },
       });
       lateness.reset();
+      work.reset();
       totals.interArrival.reset();
       return;
     case 'shutdown':
