@@ -179,3 +179,25 @@ export function answered(options: OfferOptions = {}): string {
   <recv response="200" rrs="true"/>
 ${ack2xx()}`;
 }
+
+/** A key sent as SIP INFO (application/dtmf-relay), inside the dialog. */
+export const infoDigit = (key: string, cseq: number): string => `
+  <send retrans="500">
+    <![CDATA[
+      INFO [next_url] SIP/2.0
+      Via: SIP/2.0/[transport] [local_ip]:[local_port];branch=[branch]
+      [last_From:]
+      [last_To:]
+      [routes]
+      Call-ID: [call_id]
+      CSeq: ${cseq} INFO
+      Contact: <sip:[caller]@[local_ip]:[local_port]>
+      Max-Forwards: 70
+      Content-Type: application/dtmf-relay
+      Content-Length: [len]
+
+      Signal=${key}
+      Duration=160
+    ]]>
+  </send>
+  <recv response="200"/>`;

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import alawmulaw from 'alawmulaw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import wavefile from 'wavefile';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import type { CallRecord, RecordingRecord } from '../../src/engine/records.js';
 import { decodeWav, encodeWav } from '../../src/telephony/audio/decode.js';
@@ -22,6 +23,17 @@ const skip = missingTools('sipp', 'espeak-ng', 'sox');
 const noBaresip = skip ?? missingTools('baresip');
 
 const APP = 'http://app.test';
+/** 0.3 s of a 16 kHz tone: the Play file, resampled to 8 kHz on the call. */
+const toneWav = (() => {
+  const w = new wavefile.WaveFile();
+  w.fromScratch(
+    1,
+    16000,
+    '16',
+    Array.from({ length: 4800 }, (_, i) => Math.round(9000 * Math.sin((2 * Math.PI * 500 * i) / 16000))),
+  );
+  return w.toBuffer();
+})();
 const doc = (body: string) => ({
   status: 200,
   contentType: 'application/xml',
@@ -67,6 +79,14 @@ describe.skipIf(skip)('inbound SIP calls', () => {
           return doc('<Reject/>');
         case '/long':
           return doc('<Say>Please hold the line.</Say><Pause length="20"/>');
+        case '/play':
+          return doc(
+            `<Play loop="2">${APP}/tone.wav</Play><Gather numDigits="1" timeout="5" action="${APP}/got"/>`,
+          );
+        case '/tone.wav':
+          return { status: 200, contentType: 'audio/wav', body: toneWav };
+        case '/got':
+          return doc('<Hangup/>');
         case '/listen':
           return doc('<Say>Speak</Say><Record maxLength="6" timeout="4"/>');
         case '/slow':
@@ -84,6 +104,7 @@ describe.skipIf(skip)('inbound SIP calls', () => {
     engine.setNumber('+15550103', { voiceUrl: `${APP}/long` });
     engine.setNumber('+15550104', { voiceUrl: `${APP}/slow` });
     engine.setNumber('+15550105', { voiceUrl: `${APP}/listen` });
+    engine.setNumber('+15550106', { voiceUrl: `${APP}/play` });
     sip = await startSipService({ calls: engine, port: 0, rtpPorts: { min: 34000, max: 34999 }, tts });
   });
 
@@ -96,8 +117,8 @@ describe.skipIf(skip)('inbound SIP calls', () => {
   const target = () => `127.0.0.1:${sip.port}`;
   const callTo = (to: string) => [...calls.values()].filter((c) => c.to === to);
 
-  it('answers PCMU and PCMA: the caller hears the TTS, its keys reach the Gather action, its audio is recorded', async () => {
-    const [ulawSink, alawSink] = [await rtpSink(), await rtpSink()];
+  it('answers PCMU and PCMA: the caller hears the TTS and a played WAV, its keys (RFC 4733, SIP INFO) reach the Gather action, its audio is recorded', async () => {
+    const [ulawSink, alawSink, playSink] = [await rtpSink(), await rtpSink(), await rtpSink()];
     const digit = (key: string) => S.playPcap(join(SIPP_PCAPS, `dtmf_2833_${key}.pcap`));
     const ulaw = runSipp(
       S.scenario(
@@ -115,9 +136,26 @@ describe.skipIf(skip)('inbound SIP calls', () => {
       target(),
       { service: '+15550100', keys: { sinkport: alawSink.port, caller: '15552222' } },
     );
-    const [u, a] = await Promise.all([ulaw.done, alaw.done]);
+    const play = runSipp(
+      S.scenario(
+        'play',
+        `${S.answered({ payloads: '0 101' })}${S.pause(1000)}${S.infoDigit('3', 2)}${S.answerBye}`,
+      ),
+      target(),
+      { service: '15550106', keys: { sinkport: playSink.port, caller: '15553333' } },
+    );
+    const [u, a, p] = await Promise.all([ulaw.done, alaw.done, play.done]);
     ulawSink.close();
     alawSink.close();
+    playSink.close();
+    expect(p.code, p.messages.slice(-3000)).toBe(0);
+    // The WAV played twice, resampled: at least 0.6 s of loud frames; the INFO key reached the action.
+    const heard = alawmulaw.mulaw.decode(playSink.payloads());
+    let loudFrames = 0;
+    for (let i = 0; i + 160 <= heard.length; i += 160)
+      if (level(heard.subarray(i, i + 160)) > 2000) loudFrames++;
+    expect(loudFrames).toBeGreaterThanOrEqual(28);
+    expect(requests.find((r) => r.url === `${APP}/got`)?.params.Digits).toBe('3');
     expect(u.code, u.messages.slice(-3000)).toBe(0);
     expect(a.code, a.messages.slice(-3000)).toBe(0);
 
