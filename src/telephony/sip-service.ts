@@ -41,6 +41,11 @@ export interface SipServiceOptions {
   ttsCacheDir?: string;
   /** New INVITEs per second accepted from one non-loopback address. Default 20. */
   invitesPerSecond?: number;
+  /**
+   * Asked before each new call: a SIP status to refuse it with (503 while the server drains or
+   * is at its live-call limit), or undefined to take it.
+   */
+  admit?(): number | undefined;
   /** Warnings (refused requests, unreadable messages) and errors. */
   onWarning?(message: string, detail: Record<string, unknown>): void;
 }
@@ -99,6 +104,12 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
       invitesPerSecond: options.invitesPerSecond,
       onWarning: (message, peer) => warn(message, { peer: `${peer.transport}:${peer.address}:${peer.port}` }),
       onInvite(server) {
+        const refusal = options.admit?.();
+        if (refusal !== undefined) {
+          warn('INVITE refused: no new calls now', { callId: server.callId, status: refusal });
+          server.reject(refusal);
+          return;
+        }
         const headers = customHeaders(server);
         if (!headers) {
           warn('INVITE refused: a header value holds CR or LF', { callId: server.callId });

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { serveDesignerProject } from '../../api/designer-application.js';
 import { startEngineServer } from '../../api/engine-server.js';
+import { DRAINING_CHECK } from '../../api/ops/drain.js';
 import { ensureAccount } from '../../api/server.js';
 import { type ClusterBackends, openClusterBackends } from '../../cluster/backends.js';
 import { redactUrl } from '../../engine/fetcher.js';
@@ -378,6 +379,12 @@ export function registerServe(program: Command): void {
           publicAddress: options.sipPublicAddress,
           rtpPorts: options.rtpPorts,
           ttsCacheDir: options.database === undefined ? join(options.data, 'tts-cache') : undefined,
+          // No new calls while draining, nor past --max-live-calls live calls on this node.
+          admit: () =>
+            ops.readiness.names().includes(DRAINING_CHECK) ||
+            (options.maxLiveCalls > 0 && server.engine.liveCount >= options.maxLiveCalls)
+              ? 503
+              : undefined,
           onWarning: (message, detail) => log.warn(detail, message),
         });
         lines.push(

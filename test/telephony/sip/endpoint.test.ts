@@ -37,12 +37,14 @@ describe('SIP endpoint', () => {
   const accepted: Array<{ line: CallLine; from: string; to: string; headers?: Record<string, string> }> = [];
   const inbox: string[] = [];
   let waiting: ((m: string) => void) | undefined;
+  let refuseNew = false;
 
   beforeAll(async () => {
     sip = await startSipService({
       port: 0,
       rtpPorts: { min: 38500, max: 38599 },
       tts: { synthesize: async () => new Int16Array(0) },
+      admit: () => (refuseNew ? 503 : undefined),
       calls: {
         hasNumber: (n) => n === '+15550100',
         acceptCall: (input) => {
@@ -122,6 +124,17 @@ describe('SIP endpoint', () => {
       /^SIP\/2\.0 [4-6]\d\d/,
     );
     expect(bad).toMatch(/^SIP\/2\.0 420[\s\S]*Unsupported: 100rel/);
+    expect(accepted).toHaveLength(1);
+  });
+
+  it('refuses new calls with 503 while the server does not admit them (draining, live-call limit)', async () => {
+    refuseNew = true;
+    const refused = await exchange(
+      request('INVITE', 'i4', ['Content-Type: application/sdp'], SDP),
+      /^SIP\/2\.0 [4-6]\d\d/,
+    );
+    refuseNew = false;
+    expect(refused).toMatch(/^SIP\/2\.0 503/);
     expect(accepted).toHaveLength(1);
   });
 });
