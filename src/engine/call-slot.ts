@@ -131,6 +131,8 @@ export abstract class CallSlot {
     if (this.ended) return Promise.reject(Interrupted.of('ended'));
     if (this.interruptOnInput && this.inputs?.length) return Promise.reject(Interrupted.of('input'));
     if (!line) return Promise.resolve();
+    // A simulated party's line plays in the wait slot itself: nothing more per play than a wait.
+    if (line instanceof SimulatedLine) return this.wait(line.secondsOf(source) * 1000);
     return new Promise<void>((resolve, reject) => {
       this.pendingReject = reject;
       const handle = line.play(source, () => {
@@ -191,7 +193,7 @@ export abstract class CallSlot {
     this.clearPending();
     media?.stop();
     reject?.(Interrupted.of(reason));
-    this.stopRecording(Interrupted.of(reason));
+    if (this.recorder) this.stopRecording(Interrupted.of(reason));
   }
 
   private stopRecording(why: Interrupted): void {
@@ -208,7 +210,7 @@ export abstract class CallSlot {
     const media = this.pendingMedia;
     this.pendingMedia = null;
     media?.stop();
-    this.stopRecording(Interrupted.of('ended'));
+    if (this.recorder) this.stopRecording(Interrupted.of('ended'));
   }
 
   private clearPending(): void {

@@ -163,6 +163,8 @@ export class Call extends CallSlot implements CallHooks, CallLineEvents, CallInp
   }
 
   private answeredBy(line: CallLine): void {
+    // An answer with no ringing before it (a 200 OK straight away) rings first.
+    if (this.actor && this.record.status === 'queued') this.ringing();
     if (!this.actor || this.record.status !== 'ringing') {
       line.end('canceled');
       return;

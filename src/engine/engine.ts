@@ -235,8 +235,7 @@ export class Engine {
    * `line.end('failed', 'unknown-number')`.
    */
   acceptCall(options: AcceptCallOptions): Readonly<CallRecord> {
-    const { line, from, to, ...rest } = options;
-    return this.inbound(from, to, rest, line);
+    return this.inbound(options.from, options.to, options, options.line);
   }
 
   /** True when inbound calls to `number` have an application (`setNumber`). */

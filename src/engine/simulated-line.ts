@@ -111,9 +111,14 @@ export class SimulatedLine implements CallLine {
 
   mute(): void {}
 
+  /** Seconds `source` lasts on this line (a call plays it as a wait of that length). */
+  secondsOf(source: MediaSource): number {
+    return simulatedSeconds(source, this.media.settings);
+  }
+
   play(source: MediaSource, done: (outcome: PlayOutcome) => void): MediaHandle {
     const clock = this.media.clock;
-    const ms = simulatedSeconds(source, this.media.settings) * 1000;
+    const ms = this.secondsOf(source) * 1000;
     return new TimedMedia(
       clock,
       clock.setTimeout(() => done('done'), ms),

@@ -222,7 +222,7 @@ describe('the Telephony port', () => {
         const timer = clock!.setTimeout(() => events.answered(line), 3000);
         return { cancel: () => clock!.clearTimeout(timer) };
       },
-      connect(a, b, options) {
+      connect(_a, _b, options) {
         log.push(`connect ${options.record}`);
         const start = clock!.now();
         return {
@@ -260,5 +260,30 @@ describe('the Telephony port', () => {
     expect(h.requests.find((r) => r.kind === 'action')?.params).toMatchObject({
       DialCallStatus: 'completed',
     });
+  });
+});
+
+describe('a dial answered at once', () => {
+  it('rings first, then is answered: an outbound API call runs its document on the dialed line', async () => {
+    const lines: TestLine[] = [];
+    const h = harness(
+      { '/out': rcml('<Say>Hi</Say>') },
+      {
+        telephony: (simulated) => ({
+          connect: simulated.connect.bind(simulated),
+          room: simulated.room.bind(simulated),
+          dial(_request, events) {
+            const line = new TestLine(() => h.engine.clock);
+            lines.push(line);
+            events.answered(line);
+            return { cancel() {} };
+          },
+        }),
+      },
+    );
+    const call = h.engine.createCall({ From: '+1', To: '+2', Url: `${BASE}/out` });
+    await h.engine.runUntilIdle();
+    expect(h.statuses(call.sid)).toEqual(['queued', 'ringing', 'in-progress', 'completed']);
+    expect(lines[0].log).toEqual(['answer', 'prepare Hi', 'play Hi man en', 'end completed']);
   });
 });

@@ -26,7 +26,10 @@ export interface DialRequest {
 /** Final statuses of a call that was never answered. */
 export type DialFailure = 'busy' | 'no-answer' | 'failed' | 'canceled';
 
-/** What a dial attempt reports, each at most once, `ringing` before the others. */
+/**
+ * What a dial attempt reports, each at most once, `ringing` before the others (an `answered`
+ * with no `ringing` before it counts as both). Nothing after the attempt was canceled.
+ */
 export interface DialEvents {
   /** The far end rings (SIP 180/183). */
   ringing(): void;
