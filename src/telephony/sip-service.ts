@@ -92,8 +92,18 @@ export function routedNumber(calls: InboundCalls, user: string): string {
 export async function startSipService(options: SipServiceOptions): Promise<SipService> {
   const host = options.host ?? '127.0.0.1';
   const media = new MediaHost({ host, ports: options.rtpPorts });
-  const tts = options.tts ?? createEspeakTts({ cacheDir: options.ttsCacheDir });
   const warn = (message: string, detail: Record<string, unknown>) => options.onWarning?.(message, detail);
+  let tts = options.tts;
+  if (!tts) {
+    const espeak = createEspeakTts({ cacheDir: options.ttsCacheDir });
+    // Said at start-up rather than on the first Say: calls still run, their speech fails.
+    espeak.check().catch((err: Error) =>
+      warn('espeak-ng cannot run: Say will fail on SIP calls (apt-get install espeak-ng sox)', {
+        err: err.message,
+      }),
+    );
+    tts = espeak;
+  }
   const live = new Set<SipCall>();
   let endpoint: Awaited<ReturnType<typeof openSipEndpoint>>;
   try {

@@ -25,7 +25,7 @@ const LIMITS = { maxBytes: 64 * 1024 * 1024, timeoutMs: 20_000 };
  * 8 kHz by sox (or wavefile when sox is missing). Results are cached on disk by a hash of
  * (voice, language, text) and the same text asked for twice at once is synthesised once.
  */
-export function createEspeakTts(options: EspeakOptions = {}): TextToSpeech {
+export function createEspeakTts(options: EspeakOptions = {}): TextToSpeech & { check(): Promise<void> } {
   const espeak = options.espeak ?? 'espeak-ng';
   const sox = options.sox ?? 'sox';
   const cache = new SpeechCache(options.cacheDir, options.cacheBytes);
@@ -75,6 +75,9 @@ export function createEspeakTts(options: EspeakOptions = {}): TextToSpeech {
   };
 
   return {
+    async check() {
+      await run(espeak, ['--version'], '', LIMITS);
+    },
     synthesize(request) {
       return cache.get(request, () => synthesise(request));
     },
