@@ -50,6 +50,11 @@ export class SipCall {
       canceled: () => this.farEnd('canceled'),
       ended: () => this.farEnd('hangup'),
       reoffer: (sdp) => this.reoffer(sdp),
+      offer: () => {
+        if (!this.channel) return null;
+        this.version += 1;
+        return this.answerSdp(this.channel.port);
+      },
       digit: (key) => this.onDigit?.(key),
     };
   }

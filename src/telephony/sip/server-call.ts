@@ -22,6 +22,8 @@ export interface ServerCallEvents {
   ended(by: 'bye' | 'no-ack'): void;
   /** A new offer in the dialog (re-INVITE or UPDATE, e.g. hold); returns our answer's SDP, or null for 488. */
   reoffer(sdp: string): string | null;
+  /** A re-INVITE without SDP asks for our offer (RFC 3261 section 14.2): our current session. */
+  offer(): string | null;
   /** A digit sent as SIP INFO (`application/dtmf-relay` or `application/dtmf`). */
   digit(key: string): void;
 }
@@ -197,7 +199,13 @@ export class ServerCall {
           this.wire.send(responseTo(request, 491), peer);
           return;
         }
-        const answer = request.body ? (this.events?.reoffer(request.body) ?? null) : undefined;
+        // A re-INVITE without SDP (a refresh, a late offer) gets our current session as an offer;
+        // an UPDATE without SDP (a session-timer refresh) gets no SDP.
+        const answer = request.body
+          ? (this.events?.reoffer(request.body) ?? null)
+          : request.method === 'INVITE'
+            ? this.events?.offer()
+            : undefined;
         if (answer === null) {
           this.wire.send(responseTo(request, 488), peer);
           return;

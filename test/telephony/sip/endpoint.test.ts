@@ -127,6 +127,31 @@ describe('SIP endpoint', () => {
     expect(accepted).toHaveLength(1);
   });
 
+  it('answers a re-INVITE without SDP with an offer of the current session, and a retransmitted BYE again', async () => {
+    const invite = request('INVITE', 'i5', ['Content-Type: application/sdp'], SDP).replace(
+      'Call-ID: i5@test',
+      'Call-ID: c5@test',
+    );
+    client.send(invite, sip.port, '127.0.0.1');
+    await receive(/^SIP\/2\.0 180/);
+    accepted.at(-1)?.line.answer();
+    const ok = await receive(/^SIP\/2\.0 200/);
+    const toTag = /^To: .*;tag=(\w+)/m.exec(ok)?.[1];
+    const inDialog = (method: string, branch: string, cseq: number) =>
+      request(method, branch)
+        .replace('Call-ID: ' + branch + '@test', 'Call-ID: c5@test')
+        .replace('To: <sip:15550100@127.0.0.1>', `To: <sip:15550100@127.0.0.1>;tag=${toTag}`)
+        .replace(`CSeq: 1 ${method}`, `CSeq: ${cseq} ${method}`);
+    client.send(inDialog('ACK', 'a5', 1), sip.port, '127.0.0.1');
+    const refresh = await exchange(inDialog('INVITE', 'r5', 2), /^SIP\/2\.0 200/);
+    expect(refresh).toMatch(/Content-Type: application\/sdp[\s\S]*m=audio \d+ RTP\/AVP 0/);
+    expect(refresh).toMatch(/o=rcml \d+ 2 IN IP4/);
+    client.send(inDialog('ACK', 'a6', 2), sip.port, '127.0.0.1');
+    const bye = inDialog('BYE', 'b5', 3);
+    expect(await exchange(bye, /^SIP\/2\.0 \d/)).toMatch(/^SIP\/2\.0 200/);
+    expect(await exchange(bye, /^SIP\/2\.0 \d/)).toMatch(/^SIP\/2\.0 200/);
+  });
+
   it('refuses new calls with 503 while the server does not admit them (draining, live-call limit)', async () => {
     refuseNew = true;
     const refused = await exchange(
@@ -135,6 +160,6 @@ describe('SIP endpoint', () => {
     );
     refuseNew = false;
     expect(refused).toMatch(/^SIP\/2\.0 503/);
-    expect(accepted).toHaveLength(1);
+    expect(accepted).toHaveLength(2);
   });
 });
