@@ -81,10 +81,10 @@ export class SipCall {
   }
 
   /** Plays PCM; true when stopped early. Before the answer or after the end, nothing plays. */
-  async play(pcm: Int16Array, loop: number, signal?: AbortSignal): Promise<boolean> {
+  async play(pcm: Int16Array, loop: number, signal?: AbortSignal, key?: string): Promise<boolean> {
     const channel = this.channel;
     if (!channel || this.finished) return true;
-    return channel.play(pcm, loop, signal);
+    return channel.play(pcm, loop, signal, key);
   }
 
   /** Records the caller (see `MediaChannel.record`). */

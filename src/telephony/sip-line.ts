@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type {
   CallLine,
   CallLineEvents,
@@ -14,6 +15,26 @@ import { CALL_RATE, decodeWav, encodeWav } from './audio/decode.js';
 import { beep, silence } from './audio/tones.js';
 import type { SipCall } from './sip-call.js';
 import type { TextToSpeech } from './tts/port.js';
+
+/**
+ * What makes a source's audio the same for every call, so the media worker encodes it once:
+ * the text and voice of speech, a file's URL, the length of silence or a beep.
+ */
+function keyOf(source: MediaSource): string | undefined {
+  switch (source.kind) {
+    case 'speech':
+      return `speech|${source.voice}|${source.language}|${source.text}`;
+    case 'audio':
+      // By content: a URL may answer other audio next time.
+      return source.bytes ? `audio|${createHash('sha1').update(source.bytes).digest('base64')}` : undefined;
+    case 'silence':
+      return `silence|${source.seconds}`;
+    case 'beep':
+      return `beep|${source.seconds}`;
+    default:
+      return undefined;
+  }
+}
 
 /** SIP answers to a call the engine ends before answering it. */
 function refusalOf(status: CallStatus, reason: LineEndReason | undefined): number {
@@ -84,7 +105,7 @@ export class SipCallLine implements CallLine {
     void this.audioOf(source).then(
       async (pcm) => {
         if (abort.signal.aborted) return;
-        const stopped = await this.playPcm(pcm, abort.signal);
+        const stopped = await this.playPcm(pcm, abort.signal, keyOf(source));
         if (!stopped && !abort.signal.aborted) done('done');
       },
       (err) => {
@@ -104,7 +125,8 @@ export class SipCallLine implements CallLine {
       done(recording);
     };
     const start = async () => {
-      if (options.playBeep) await this.playPcm(beep(options.beepSeconds), undefined);
+      if (options.playBeep)
+        await this.playPcm(beep(options.beepSeconds), undefined, `beep|${options.beepSeconds}`);
       if (stopped) {
         finish({ wav: encodeWav(new Int16Array(0)), duration: 0, started: false, endedBy: 'stopped' });
         return;
@@ -179,9 +201,9 @@ export class SipCallLine implements CallLine {
    * Plays PCM once; true when stopped. Before the answer (or once the call is over) there is
    * no media: it only takes its time, so a Pause on a ringing call still delays the answer.
    */
-  private async playPcm(pcm: Int16Array, signal: AbortSignal | undefined): Promise<boolean> {
+  private async playPcm(pcm: Int16Array, signal: AbortSignal | undefined, key?: string): Promise<boolean> {
     if (this.answering) await this.answering;
-    if (this.call.answered && !this.call.ended) return this.call.play(pcm, 1, signal);
+    if (this.call.answered && !this.call.ended) return this.call.play(pcm, 1, signal, key);
     return new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), (pcm.length / CALL_RATE) * 1000);
       signal?.addEventListener(

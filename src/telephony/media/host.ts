@@ -160,7 +160,7 @@ export class MediaChannel {
    * Plays 8 kHz PCM `loop` times (0: until stopped); resolves true when stopped early (by
    * `signal`, another play, or the call closing), false when it played to the end.
    */
-  play(pcm: Int16Array, loop: number, signal?: AbortSignal): Promise<boolean> {
+  play(pcm: Int16Array, loop: number, signal?: AbortSignal, key?: string): Promise<boolean> {
     if (this.isClosed || signal?.aborted) return Promise.resolve(true);
     const play = this.host.op();
     return new Promise<boolean>((resolve) => {
@@ -170,7 +170,7 @@ export class MediaChannel {
         signal?.removeEventListener('abort', onAbort);
         resolve(stopped);
       });
-      this.host.send({ type: 'play', id: this.id, play, pcm, loop });
+      this.host.send({ type: 'play', id: this.id, play, pcm, loop, key });
     });
   }
 

@@ -26,8 +26,11 @@ export interface OpenCommand extends MediaPath {
 export type MediaCommand =
   | OpenCommand
   | ({ type: 'update'; id: number } & MediaPath)
-  /** Plays PCM `loop` times (0: until stopped); `played` when done or stopped. */
-  | { type: 'play'; id: number; play: number; pcm: Int16Array; loop: number }
+  /**
+   * Plays PCM `loop` times (0: until stopped); `played` when done or stopped. With `key` (the
+   * same audio for every call: a prompt, a file) the worker encodes it once per codec.
+   */
+  | { type: 'play'; id: number; play: number; pcm: Int16Array; loop: number; key?: string }
   | { type: 'stop'; id: number; play: number }
   /**
    * Records the far end: ends at `maxMs`, after `silenceMs` of silence (0: never), or when

@@ -9,6 +9,24 @@ import type { Codec, MediaEvent, MediaPath, OpenCommand } from './protocol.js';
 import { Recorder } from './recorder.js';
 import { readRtp, writeRtp } from './rtp.js';
 
+/** Encoded audio by codec and key, most recently used last: a prompt many calls hear is encoded once. */
+const ENCODED = new Map<string, Uint8Array>();
+const ENCODED_MAX = 256;
+
+function encoded(codec: Codec, pcm: Int16Array, key: string | undefined): Uint8Array {
+  if (key === undefined) return encode(codec, pcm);
+  const k = `${codec}|${key}`;
+  let bytes = ENCODED.get(k);
+  if (bytes && bytes.length === pcm.length) {
+    ENCODED.delete(k);
+  } else {
+    bytes = encode(codec, pcm);
+  }
+  ENCODED.set(k, bytes);
+  if (ENCODED.size > ENCODED_MAX) ENCODED.delete(ENCODED.keys().next().value as string);
+  return bytes;
+}
+
 /** Counters shared by every session of the worker. */
 export interface SessionTotals {
   sent: number;
@@ -66,9 +84,9 @@ export class MediaSession {
     this.path = path;
   }
 
-  play(play: number, pcm: Int16Array, loop: number): void {
+  play(play: number, pcm: Int16Array, loop: number, key?: string): void {
     if (this.player) this.emit({ type: 'played', id: this.id, play: this.player.play, stopped: true });
-    this.player = new Player(play, encode(this.codec, pcm), loop, SILENCE_BYTE[this.codec]);
+    this.player = new Player(play, encoded(this.codec, pcm, key), loop, SILENCE_BYTE[this.codec]);
   }
 
   stop(play: number): void {

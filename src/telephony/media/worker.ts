@@ -90,7 +90,7 @@ port.on('message', (command: MediaCommand) => {
       sessions.get(command.id)?.update(command);
       return;
     case 'play':
-      sessions.get(command.id)?.play(command.play, command.pcm, command.loop);
+      sessions.get(command.id)?.play(command.play, command.pcm, command.loop, command.key);
       return;
     case 'stop':
       sessions.get(command.id)?.stop(command.play);
