@@ -211,7 +211,7 @@ export class Engine {
     const { timeout, events } = checkCreateCall(params);
     const target = splitTarget(params.To);
     const headers = params.headers || target.headers ? { ...target.headers, ...params.headers } : undefined;
-    const record = this.newRecord('outbound-api', params.From, params.To);
+    const record = this.rt.newCallRecord('outbound-api', params.From, params.To);
     if (params.accountSid) record.accountSid = params.accountSid;
     const call = new Call(this.rt, outboundSetup(this.rt, record, params, { timeout, events, headers }));
     this.rt.live.set(record.sid, call);
@@ -250,7 +250,7 @@ export class Engine {
     line?: CallLine,
   ): Readonly<CallRecord> {
     this.assertOpen();
-    const record = this.newRecord('inbound', from, to);
+    const record = this.rt.newCallRecord('inbound', from, to);
     const number = this.numbers.get(to);
     const owner = number?.accountSid ?? options.accountSid;
     if (owner) record.accountSid = owner;
@@ -411,10 +411,6 @@ export class Engine {
 
   private assertOpen(): void {
     if (this.closed) throw new EngineError('closed', 'the engine is closed');
-  }
-
-  private newRecord(direction: CallRecord['direction'], from: string, to: string): CallRecord {
-    return this.rt.newCallRecord(direction, from, to);
   }
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/engine/clock/clock.js';
+import { VirtualClock } from '../../src/engine/clock/virtual-clock.js';
 import type {
   CallLine,
   CallLineEvents,
@@ -9,6 +10,8 @@ import type {
   RecordOptions,
 } from '../../src/engine/ports/call-line.js';
 import type { DialRequest, Telephony } from '../../src/engine/ports/telephony.js';
+import { defaultSettings } from '../../src/engine/settings.js';
+import { SimulatedLine } from '../../src/engine/simulated-line.js';
 import { writeWav } from '../../src/engine/wav.js';
 import { BASE, harness, rcml } from './harness.js';
 
@@ -285,5 +288,34 @@ describe('a dial answered at once', () => {
     await h.engine.runUntilIdle();
     expect(h.statuses(call.sid)).toEqual(['queued', 'ringing', 'in-progress', 'completed']);
     expect(lines[0].log).toEqual(['answer', 'prepare Hi', 'play Hi man en', 'end completed']);
+  });
+});
+
+describe('the simulated line as a CallLine of its own', () => {
+  it('plays for the simulated length on the engine clock, and a stopped recording has its length', async () => {
+    const clock = new VirtualClock();
+    const line = new SimulatedLine({ clock, settings: defaultSettings }, {});
+    const played: string[] = [];
+    line.play({ kind: 'speech', text: 'fifteen letters', voice: 'man', language: 'en' }, (o) =>
+      played.push(o),
+    );
+    const stopped = line.play({ kind: 'silence', seconds: 0.5 }, (o) => played.push(`stopped ${o}`));
+    stopped.stop();
+    await clock.runUntil(clock.now() + 999);
+    expect(played).toEqual([]);
+    await clock.runUntil(clock.now() + 1);
+    expect(played).toEqual(['done']);
+
+    const recordings: LineRecording[] = [];
+    const options = { maxLength: 10, timeout: 5, finishOnKey: '#', playBeep: true, beepSeconds: 0.5 };
+    const handle = line.record(options, (r) => recordings.push(r));
+    await clock.runUntil(clock.now() + 2500);
+    handle.stop();
+    line.record({ ...options, playBeep: false, maxLength: 1 }, (r) => recordings.push(r));
+    await clock.runUntilIdle();
+    expect(recordings.map((r) => [r.duration, r.started, r.endedBy, r.wav.length])).toEqual([
+      [2, true, 'stopped', writeWav(2).length],
+      [1, true, 'max-length', writeWav(1).length],
+    ]);
   });
 });
