@@ -118,6 +118,7 @@ export class SipCallLine implements CallLine {
 
   record(options: RecordOptions, done: (recording: LineRecording) => void): MediaHandle {
     let stopped = false;
+    const beeping = new AbortController();
     let stopRecording: (() => void) | undefined;
     let key: string | undefined;
     const finish = (recording: LineRecording) => {
@@ -126,7 +127,7 @@ export class SipCallLine implements CallLine {
     };
     const start = async () => {
       if (options.playBeep)
-        await this.playPcm(beep(options.beepSeconds), undefined, `beep|${options.beepSeconds}`);
+        await this.playPcm(beep(options.beepSeconds), beeping.signal, `beep|${options.beepSeconds}`);
       if (stopped) {
         finish({ wav: encodeWav(new Int16Array(0)), duration: 0, started: false, endedBy: 'stopped' });
         return;
@@ -159,6 +160,7 @@ export class SipCallLine implements CallLine {
     return {
       stop: () => {
         stopped = true;
+        beeping.abort();
         stopRecording?.();
       },
     };
