@@ -110,10 +110,13 @@ export async function openSipTransport(
     udp.close();
     throw err;
   });
+  let closed = false;
   return {
     host,
     port: bound,
     send(message, peer) {
+      // A call ended after the service stopped has nobody left to tell.
+      if (closed) return;
       const bytes = serializeSipMessage(message);
       if (peer.transport === 'udp') {
         udp.send(bytes, peer.port, peer.address);
@@ -127,6 +130,7 @@ export async function openSipTransport(
       socket.write(bytes);
     },
     async close() {
+      closed = true;
       for (const socket of connections.values()) socket.destroy();
       await Promise.all([
         new Promise<void>((resolve) => tcp.close(() => resolve())),
