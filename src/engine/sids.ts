@@ -5,9 +5,35 @@ export interface SidGenerator {
   next(prefix: string): string;
 }
 
-const BYTE_HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-const hex8 = (n: number): string =>
-  BYTE_HEX[n >>> 24] + BYTE_HEX[(n >>> 16) & 255] + BYTE_HEX[(n >>> 8) & 255] + BYTE_HEX[n & 255];
+/** The two ASCII hex digits of each byte value, at `2 * byte`. */
+const HEX_DIGITS = Buffer.from(
+  Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0')).join(''),
+  'latin1',
+);
+
+/**
+ * Where sids are spelled out before they become strings. A sid made with `+` is a tree of
+ * string pieces (about 190 bytes for a seeded one, kept as long as the sid); spelled out in a
+ * buffer it is one flat string of about 50 bytes.
+ */
+const spelling = Buffer.alloc(64);
+
+/** Writes the prefix of a sid; the offset of its first hex digit. */
+function spellPrefix(prefix: string): number {
+  return prefix.length <= 32 ? spelling.write(prefix, 0, 'latin1') : -1;
+}
+
+function spellByte(at: number, byte: number): void {
+  spelling[at] = HEX_DIGITS[2 * byte];
+  spelling[at + 1] = HEX_DIGITS[2 * byte + 1];
+}
+
+function spellWord(at: number, word: number): void {
+  spellByte(at, word >>> 24);
+  spellByte(at + 2, (word >>> 16) & 255);
+  spellByte(at + 4, (word >>> 8) & 255);
+  spellByte(at + 6, word & 255);
+}
 
 /** Deterministic generator (sfc32) so that a seeded run always yields the same sids. */
 export function seededSids(seed: number): SidGenerator {
@@ -27,7 +53,10 @@ export function seededSids(seed: number): SidGenerator {
   for (let i = 0; i < 12; i++) nextWord();
   return {
     next(prefix) {
-      return prefix + hex8(nextWord()) + hex8(nextWord()) + hex8(nextWord()) + hex8(nextWord());
+      const at = spellPrefix(prefix);
+      if (at < 0) throw new RangeError(`sid prefix too long: '${prefix.slice(0, 40)}'`);
+      for (let i = 0; i < 4; i++) spellWord(at + 8 * i, nextWord());
+      return spelling.toString('latin1', 0, at + 32);
     },
   };
 }
@@ -59,7 +88,10 @@ export function randomSids(): SidGenerator {
         used = 0;
       }
       used += 16;
-      return prefix + pool.toString('hex', used - 16, used);
+      const at = spellPrefix(prefix);
+      if (at < 0) throw new RangeError(`sid prefix too long: '${prefix.slice(0, 40)}'`);
+      for (let i = 0; i < 16; i++) spellByte(at + 2 * i, pool[used - 16 + i]);
+      return spelling.toString('latin1', 0, at + 32);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { iso, rfc2822 } from '../../src/engine/dates.js';
 import { organizationSid, randomSids, seededSids } from '../../src/engine/sids.js';
@@ -14,6 +15,42 @@ describe('sids', () => {
     expect(new Set(sids.map((s) => s.slice(2))).size).toBe(3);
     expect(seededSids(43).next('CA')).not.toBe(seededSids(42).next('CA'));
     expect(randomSids().next('NO')).toMatch(/^NO[0-9a-f]{32}$/);
+  });
+
+  it('spells seeded sids exactly as the sfc32 words in hex, for any seed and prefix', () => {
+    // The reference spelling: a prefix and four 32-bit words as 8 hex digits each.
+    const reference = (seed: number, prefixes: string[]): string[] => {
+      let a = 0x9e3779b9;
+      let b = 0x243f6a88;
+      let c = 0xb7e15162;
+      let d = seed >>> 0;
+      const word = (): number => {
+        const t = (((a + b) | 0) + d) | 0;
+        d = (d + 1) | 0;
+        a = b ^ (b >>> 9);
+        b = (c + (c << 3)) | 0;
+        c = (c << 21) | (c >>> 11);
+        c = (c + t) | 0;
+        return t >>> 0;
+      };
+      for (let i = 0; i < 12; i++) word();
+      const hex = (): string => word().toString(16).padStart(8, '0');
+      return prefixes.map((p) => p + hex() + hex() + hex() + hex());
+    };
+    fc.assert(
+      fc.property(
+        fc.nat(),
+        fc.array(fc.constantFrom('CA', 'RE', 'AC', 'SD', 'QU', 'X'), { maxLength: 8 }),
+        (seed, prefixes) => {
+          const sids = seededSids(seed);
+          expect(prefixes.map((p) => sids.next(p))).toEqual(reference(seed, prefixes));
+        },
+      ),
+    );
+    const random = randomSids();
+    const drawn = Array.from({ length: 300 }, () => random.next('CA'));
+    for (const sid of drawn) expect(sid).toMatch(/^CA[0-9a-f]{32}$/);
+    expect(new Set(drawn).size).toBe(300);
   });
 
   it("derives an organization sid from the account's, the same every time it is asked", () => {
