@@ -311,6 +311,8 @@ ${S.ack2xx()}${S.pause(600)}${S.reInvite({}, 'sendonly', 2).replace('<recv respo
       await until(() => callTo('+15550105').some((c) => c.status === 'completed'));
       const call = callTo('+15550105')[0];
       expect(call).toMatchObject({ status: 'completed', from: 'baresip' });
+      // The recording is stored once its audio came back from the media worker, after the hang-up.
+      await until(() => recordings.some((r) => r.record.callSid === call.sid));
       const recording = recordings.find((r) => r.record.callSid === call.sid);
       expect(recording?.record.duration).toBeGreaterThan(0.5);
       expect(level(decodeWav(recording?.wav ?? new Uint8Array()))).toBeGreaterThan(100);

@@ -41,6 +41,17 @@ export async function openSipTransport(
   port: number,
   handlers: TransportHandlers,
 ): Promise<SipTransport> {
+  // Port 0: the UDP port the system picks may be taken for TCP; try a few.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await openOn(host, port, handlers);
+    } catch (err) {
+      if (port !== 0 || attempt >= 10 || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    }
+  }
+}
+
+async function openOn(host: string, port: number, handlers: TransportHandlers): Promise<SipTransport> {
   const family = net.isIPv6(host) ? 'udp6' : 'udp4';
   const udp = dgram.createSocket({ type: family, reuseAddr: false });
   const connections = new Map<string, net.Socket>();
