@@ -84,6 +84,21 @@ module.exports = {
       to: { path: '^src/api/' },
     },
     {
+      name: 'telephony-never-api-or-store',
+      severity: 'error',
+      comment:
+        'src/telephony implements the engine\'s CallLine and Telephony ports over SIP and RTP; it never reaches into api, store or the tools built on top.',
+      from: { path: '^src/telephony/' },
+      to: { path: '^src/((api|store|cli|cluster|sim|testing|load|console)/|(index|testing|client)[.]ts$)' },
+    },
+    {
+      name: 'engine-never-telephony',
+      severity: 'error',
+      comment: 'The engine knows its ports, never the SIP implementation behind them.',
+      from: { path: '^src/(engine|queue|rcml|designer)/' },
+      to: { path: '^src/telephony/' },
+    },
+    {
       name: 'nothing-imports-cli',
       severity: 'error',
       comment: 'src/cli sits on top: no other module imports it.',

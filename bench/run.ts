@@ -15,6 +15,7 @@ const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<voi
   { name: 'load', load: () => import('./load.js') },
   { name: 'serve', load: () => import('./serve.js') },
   { name: 'security', load: () => import('./security.js') },
+  { name: 'sip', load: () => import('./sip.js') },
 ];
 
 for (const suite of suites) {

@@ -12,3 +12,4 @@ export * from './rcml/index.js';
 export * from './sim/index.js';
 export * from './store/index.js';
 export * from './taskrouter/index.js';
+export * from './telephony/index.js';

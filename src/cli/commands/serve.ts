@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { serveDesignerProject } from '../../api/designer-application.js';
 import { startEngineServer } from '../../api/engine-server.js';
+import { DRAINING_CHECK } from '../../api/ops/drain.js';
 import { ensureAccount } from '../../api/server.js';
 import { type ClusterBackends, openClusterBackends } from '../../cluster/backends.js';
 import { redactUrl } from '../../engine/fetcher.js';
@@ -11,6 +12,7 @@ import type { CallRecord } from '../../engine/records.js';
 import { createDatabaseIfAbsent } from '../../store/postgres/create-database.js';
 import { lockDataDirectory } from '../../store/sqlite/lock.js';
 import { openSqliteStore } from '../../store/sqlite/open.js';
+import { type SipService, startSipService } from '../../telephony/sip-service.js';
 import { envOption } from '../env-option.js';
 import { whenOrphaned } from './parent-watch.js';
 import { type EgressOptions, egressOptions, egressPolicy, yesNo } from './serve-egress.js';
@@ -25,6 +27,7 @@ import {
   scheduleRetention,
   serveOpsOptions,
 } from './serve-ops.js';
+import { type ServeSipOptions, serveSipOptions } from './serve-sip.js';
 import { openServiceStores, type ServiceStores } from './serve-stores.js';
 
 /**
@@ -97,7 +100,12 @@ function numberRoute(value: string, previous: NumberRoute[]): NumberRoute[] {
   return [...previous, { number, url: to === undefined ? undefined : absoluteUrl(to) }];
 }
 
-interface ServeOptions extends ServeOpsOptions, ServeLimitOptions, EgressOptions, ServeFetchOptions {
+interface ServeOptions
+  extends ServeOpsOptions,
+    ServeLimitOptions,
+    EgressOptions,
+    ServeFetchOptions,
+    ServeSipOptions {
   port: number;
   host: string;
   data: string;
@@ -293,11 +301,15 @@ export function registerServe(program: Command): void {
   for (const option of serveLimitOptions()) serve.addOption(option);
   for (const option of egressOptions()) serve.addOption(option);
   for (const option of serveFetchOptions()) serve.addOption(option);
+  for (const option of serveSipOptions()) serve.addOption(option);
   serve.action(async (options: ServeOptions, command: Command) => {
     const parent = process.ppid;
     // Usage errors go through command.error, which prints the usage of `rcml serve` too.
     if (options.seed !== undefined && options.clock !== 'virtual') {
       command.error('error: --seed needs --clock virtual', { exitCode: 2 });
+    }
+    if (options.sip !== undefined && options.clock !== 'real') {
+      command.error('error: --sip answers real calls in real time: it needs --clock real', { exitCode: 2 });
     }
     const routes = options.number ?? [];
     if (routes.some((r) => r.url === undefined && r.application === undefined) && !options.project) {
@@ -367,10 +379,13 @@ export function registerServe(program: Command): void {
     // Retention runs between requests, a batch at a time; it stops before the stores close.
     const retention =
       options.retainDays === undefined ? undefined : scheduleRetention(store, options.retainDays, log);
+    let sip: SipService | undefined;
     const close = async (closeOptions: { graceMs?: number } = {}) => {
       try {
         await retention?.stop();
+        // The engine ends its calls first (BYE through the SIP service), then SIP stops.
         await server.close(closeOptions);
+        await sip?.close();
       } finally {
         await cluster?.close();
         lock?.release();
@@ -417,6 +432,26 @@ export function registerServe(program: Command): void {
         // The served account's number: another account's /sim cannot re-route it.
         server.engine.setNumber(route.number, { voiceUrl, accountSid: ensured.account.sid });
         lines.push(`number ${route.number} -> ${redactUrl(voiceUrl)}`);
+      }
+      if (options.sip) {
+        sip = await startSipService({
+          calls: server.engine,
+          host: options.sip.host,
+          port: options.sip.port,
+          publicAddress: options.sipPublicAddress,
+          rtpPorts: options.rtpPorts,
+          ttsCacheDir: options.database === undefined ? join(options.data, 'tts-cache') : undefined,
+          // No new calls while draining, nor past --max-live-calls live calls on this node.
+          admit: () =>
+            ops.readiness.names().includes(DRAINING_CHECK) ||
+            (options.maxLiveCalls > 0 && server.engine.liveCount >= options.maxLiveCalls)
+              ? 503
+              : undefined,
+          onWarning: (message, detail) => log.warn(detail, message),
+        });
+        lines.push(
+          `sip: listening on udp+tcp ${sip.host}:${sip.port}, rtp ${options.rtpPorts.min}-${options.rtpPorts.max}, public address ${sip.publicAddress}`,
+        );
       }
     } catch (err) {
       await close();

@@ -1,0 +1,56 @@
+import net from 'node:net';
+import { InvalidArgumentError, type Option } from 'commander';
+import { envOption } from '../env-option.js';
+
+/** The SIP flags of `rcml serve`, as commander hands them over. */
+export interface ServeSipOptions {
+  sip?: { host: string; port: number };
+  rtpPorts: { min: number; max: number };
+  sipPublicAddress?: string;
+}
+
+/** `127.0.0.1:5060`, `[::1]:5060`, `0.0.0.0:5060`, or a bare port (on 127.0.0.1). */
+export function sipAddress(value: string): { host: string; port: number } {
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([0-9.]+|localhost)):(\d+)$/.exec(value) ?? /^()()(\d+)$/.exec(value);
+  const host = m ? m[1] || m[2] || '127.0.0.1' : '';
+  const port = m ? Number(m[3]) : Number.NaN;
+  if (!m || port > 65535 || (host !== 'localhost' && !net.isIP(host))) {
+    throw new InvalidArgumentError('expected <ip>:<port> (e.g. 127.0.0.1:5060, [::1]:5060) or a port');
+  }
+  return { host: host === 'localhost' ? '127.0.0.1' : host, port };
+}
+
+/** `20000-29999`: at least two even ports, within 1024-65535. */
+export function rtpPorts(value: string): { min: number; max: number } {
+  const m = /^(\d+)-(\d+)$/.exec(value);
+  const min = m ? Number(m[1]) : Number.NaN;
+  const max = m ? Number(m[2]) : Number.NaN;
+  if (!m || min < 1024 || max > 65535 || max - min < 2) {
+    throw new InvalidArgumentError('expected <min>-<max> within 1024-65535, e.g. 20000-29999');
+  }
+  return { min, max };
+}
+
+function publicAddress(value: string): string {
+  if (!net.isIP(value) && !/^[a-zA-Z0-9.-]+$/.test(value)) {
+    throw new InvalidArgumentError('expected an IP address or host name');
+  }
+  return value;
+}
+
+/** The SIP flags, each also read from its `RCML_*` variable. */
+export function serveSipOptions(): Option[] {
+  return [
+    envOption(
+      '--sip <address>',
+      'answer real calls over SIP (UDP and TCP) at <ip>:<port> (needs --clock real; a bare port binds 127.0.0.1)',
+    ).argParser(sipAddress),
+    envOption('--rtp-ports <min-max>', 'UDP ports of call audio (RTP)')
+      .argParser(rtpPorts)
+      .default({ min: 20000, max: 29999 }, '20000-29999'),
+    envOption(
+      '--sip-public-address <address>',
+      'address written in SIP Contact/Via and SDP (default the --sip address)',
+    ).argParser(publicAddress),
+  ];
+}

@@ -1,0 +1,11 @@
+/** Real calls over SIP: the service behind `rcml serve --sip`, and the text-to-speech port. */
+export { decodeWav, encodeWav } from './audio/decode.js';
+export type { MediaStats } from './media/protocol.js';
+export {
+  type InboundCalls,
+  type SipService,
+  type SipServiceOptions,
+  startSipService,
+} from './sip-service.js';
+export { createEspeakTts, type EspeakOptions } from './tts/espeak.js';
+export type { SpeechRequest, TextToSpeech } from './tts/port.js';

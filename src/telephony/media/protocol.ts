@@ -1,0 +1,77 @@
+/**
+ * Messages between the main thread and the media worker. Commands go down, events come up;
+ * audio travels as 8 kHz 16-bit mono PCM (`Int16Array`), transferred, not copied, where it can.
+ */
+
+export type Codec = 'PCMU' | 'PCMA';
+
+/** Where RTP goes and whether each way flows (hold follows the far end's direction). */
+export interface MediaPath {
+  /** Far end's RTP address; null sends nothing. */
+  remote: { address: string; port: number } | null;
+  /** We send audio. */
+  send: boolean;
+  /** We take in the far end's audio (recording, digits). */
+  receive: boolean;
+}
+
+export interface OpenCommand extends MediaPath {
+  type: 'open';
+  id: number;
+  codec: Codec;
+  payloadType: number;
+  dtmfPayloadType?: number;
+}
+
+export type MediaCommand =
+  | OpenCommand
+  | ({ type: 'update'; id: number } & MediaPath)
+  /**
+   * Plays PCM `loop` times (0: until stopped); `played` when done or stopped. With `key` (the
+   * same audio for every call: a prompt, a file) the worker encodes it once per codec.
+   */
+  | { type: 'play'; id: number; play: number; pcm: Int16Array; loop: number; key?: string }
+  | { type: 'stop'; id: number; play: number }
+  /**
+   * Records the far end: ends at `maxMs`, after `silenceMs` of silence (0: never), or when
+   * stopped; `recorded` carries the audio.
+   */
+  | { type: 'record'; id: number; record: number; maxMs: number; silenceMs: number }
+  | { type: 'stop-record'; id: number; record: number }
+  | { type: 'close'; id: number }
+  | { type: 'stats' }
+  | { type: 'shutdown' };
+
+/** Figures of the pacing loop and the receivers, for the bench and metrics. */
+export interface MediaStats {
+  sessions: number;
+  ticks: number;
+  /** Tick lateness, ms. */
+  latenessP99: number;
+  latenessMax: number;
+  /** Time one tick takes for every call (sending, recording), ms: the loop's own cost. */
+  tickWorkP99: number;
+  tickWorkMax: number;
+  /** Gaps between received packets of one stream, ms. */
+  interArrivalP999: number;
+  packetsSent: number;
+  packetsReceived: number;
+  /** Sequence numbers missing in received streams. */
+  packetsLost: number;
+}
+
+export type MediaEvent =
+  | { type: 'opened'; id: number; port: number }
+  | { type: 'open-failed'; id: number; reason: string }
+  | { type: 'played'; id: number; play: number; stopped: boolean }
+  | {
+      type: 'recorded';
+      id: number;
+      record: number;
+      pcm: Int16Array;
+      reason: 'max-length' | 'silence' | 'stopped';
+      /** Ms of audio at the end that were silence (the timeout). */
+      silentMs: number;
+    }
+  | { type: 'digit'; id: number; key: string }
+  | { type: 'stats'; stats: MediaStats };

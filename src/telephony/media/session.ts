@@ -1,0 +1,188 @@
+import { randomInt } from 'node:crypto';
+import type dgram from 'node:dgram';
+import { DtmfReceiver } from './dtmf.js';
+import { encode, FRAME_SAMPLES, SILENCE_BYTE } from './g711.js';
+import type { Histogram } from './histogram.js';
+import { JitterBuffer } from './jitter.js';
+import { Player } from './player.js';
+import type { Codec, MediaEvent, MediaPath, OpenCommand } from './protocol.js';
+import { Recorder } from './recorder.js';
+import { readRtp, writeRtp } from './rtp.js';
+
+/** Encoded audio by codec and key, most recently used last: a prompt many calls hear is encoded once. */
+const ENCODED = new Map<string, Uint8Array>();
+const ENCODED_MAX = 256;
+
+function encoded(codec: Codec, pcm: Int16Array, key: string | undefined): Uint8Array {
+  if (key === undefined) return encode(codec, pcm);
+  const k = `${codec}|${key}`;
+  let bytes = ENCODED.get(k);
+  if (bytes && bytes.length === pcm.length) {
+    ENCODED.delete(k);
+  } else {
+    bytes = encode(codec, pcm);
+  }
+  ENCODED.set(k, bytes);
+  if (ENCODED.size > ENCODED_MAX) ENCODED.delete(ENCODED.keys().next().value as string);
+  return bytes;
+}
+
+/** Counters shared by every session of the worker. */
+export interface SessionTotals {
+  sent: number;
+  received: number;
+  lost: number;
+  interArrival: Histogram;
+}
+
+/**
+ * One call's media in the worker: its RTP socket, the one play and one recording it may have,
+ * its digits. The pacing loop calls `tick` every 20 ms; nothing here has a timer of its own.
+ */
+export class MediaSession {
+  readonly id: number;
+  private readonly codec: Codec;
+  private readonly payloadType: number;
+  private readonly dtmfPayloadType: number | undefined;
+  private path: MediaPath;
+  private readonly ssrc = randomInt(0, 0xffffffff);
+  private sequence = randomInt(0, 0xffff);
+  private timestamp = randomInt(0, 0xffffffff);
+  private marker = true;
+  private readonly silence: Uint8Array;
+  private readonly frame = new Uint8Array(FRAME_SAMPLES);
+  private player: Player | undefined;
+  private recorder: Recorder | undefined;
+  private jitter: JitterBuffer | undefined;
+  private readonly dtmf = new DtmfReceiver();
+  private lastArrival = 0;
+  private lastSequence: number | undefined;
+
+  constructor(
+    command: OpenCommand,
+    readonly socket: dgram.Socket,
+    private readonly emit: (event: MediaEvent) => void,
+    private readonly totals: SessionTotals,
+  ) {
+    this.id = command.id;
+    this.codec = command.codec;
+    this.payloadType = command.payloadType;
+    this.dtmfPayloadType = command.dtmfPayloadType;
+    this.path = { remote: command.remote, send: command.send, receive: command.receive };
+    this.silence = new Uint8Array(FRAME_SAMPLES).fill(SILENCE_BYTE[this.codec]);
+    socket.on('message', (packet) => {
+      try {
+        this.receive(packet);
+      } catch {
+        // A malformed packet is dropped, not fatal.
+      }
+    });
+  }
+
+  update(path: MediaPath): void {
+    if (!this.path.send && path.send) this.marker = true;
+    this.path = path;
+  }
+
+  play(play: number, pcm: Int16Array, loop: number, key?: string): void {
+    if (this.player) this.emit({ type: 'played', id: this.id, play: this.player.play, stopped: true });
+    this.player = new Player(play, encoded(this.codec, pcm, key), loop, SILENCE_BYTE[this.codec]);
+  }
+
+  stop(play: number): void {
+    if (this.player?.play !== play) return;
+    this.player = undefined;
+    this.emit({ type: 'played', id: this.id, play, stopped: true });
+  }
+
+  record(record: number, maxMs: number, silenceMs: number): void {
+    if (this.recorder) this.finishRecording('stopped');
+    this.jitter = new JitterBuffer();
+    this.recorder = new Recorder(record, maxMs, silenceMs, this.codec, this.jitter);
+  }
+
+  stopRecord(record: number): void {
+    if (this.recorder?.record === record) this.finishRecording('stopped');
+  }
+
+  /** One 20 ms step: send a frame, take one into the recording. */
+  tick(): void {
+    let frame = this.silence;
+    if (this.player) {
+      if (this.player.next(this.frame)) frame = this.frame;
+      else {
+        const done = this.player.play;
+        this.player = undefined;
+        this.emit({ type: 'played', id: this.id, play: done, stopped: false });
+      }
+    }
+    const remote = this.path.remote;
+    if (this.path.send && remote) {
+      const packet = writeRtp(
+        {
+          payloadType: this.payloadType,
+          marker: this.marker,
+          sequence: this.sequence,
+          timestamp: this.timestamp,
+          ssrc: this.ssrc,
+        },
+        frame,
+      );
+      this.marker = false;
+      this.sequence = (this.sequence + 1) & 0xffff;
+      this.socket.send(packet, remote.port, remote.address);
+      this.totals.sent++;
+    }
+    this.timestamp = (this.timestamp + FRAME_SAMPLES) >>> 0;
+    if (this.recorder) {
+      const reason = this.recorder.tick();
+      if (reason) this.finishRecording(reason);
+    }
+  }
+
+  private finishRecording(reason: 'max-length' | 'silence' | 'stopped'): void {
+    const recorder = this.recorder;
+    if (!recorder) return;
+    this.recorder = undefined;
+    this.jitter = undefined;
+    this.emit({
+      type: 'recorded',
+      id: this.id,
+      record: recorder.record,
+      pcm: recorder.take(),
+      reason,
+      silentMs: recorder.silentMs,
+    });
+  }
+
+  private receive(packet: Buffer): void {
+    const rtp = readRtp(packet);
+    if (!rtp) return;
+    const now = performance.now();
+    this.totals.received++;
+    if (this.lastArrival > 0) this.totals.interArrival.add(now - this.lastArrival);
+    this.lastArrival = now;
+    if (this.lastSequence !== undefined) {
+      const gap = (rtp.sequence - this.lastSequence + 0x10000) & 0xffff;
+      if (gap > 1 && gap < 0x8000) this.totals.lost += gap - 1;
+    }
+    if (this.lastSequence === undefined || ((rtp.sequence - this.lastSequence + 0x10000) & 0xffff) < 0x8000) {
+      this.lastSequence = rtp.sequence;
+    }
+    if (!this.path.receive) return;
+    if (rtp.payloadType === this.dtmfPayloadType) {
+      const key = this.dtmf.receive(rtp.ssrc, rtp.timestamp, rtp.payload);
+      if (key) this.emit({ type: 'digit', id: this.id, key });
+      return;
+    }
+    if (rtp.payloadType === this.payloadType && this.jitter && rtp.payload.length > 0) {
+      this.jitter.push(rtp.sequence, rtp.payload);
+    }
+  }
+
+  close(): void {
+    this.player = undefined;
+    if (this.recorder) this.finishRecording('stopped');
+    this.socket.close();
+  }
+}

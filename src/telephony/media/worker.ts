@@ -1,0 +1,139 @@
+import dgram from 'node:dgram';
+import { parentPort, workerData } from 'node:worker_threads';
+import { Histogram } from './histogram.js';
+import { Pacer } from './pacer.js';
+import type { MediaCommand, MediaEvent, OpenCommand } from './protocol.js';
+import { MediaSession, type SessionTotals } from './session.js';
+
+/** What the host tells the worker when it starts it. */
+export interface MediaWorkerData {
+  /** Address RTP sockets bind to. */
+  host: string;
+  /** Even ports from `min` to `max` are used, in turn. */
+  min: number;
+  max: number;
+}
+
+const port = parentPort;
+if (!port) throw new Error('the media worker runs in a worker thread');
+const config = workerData as MediaWorkerData;
+const sessions = new Map<number, MediaSession>();
+const lateness = new Histogram();
+const work = new Histogram();
+const totals: SessionTotals = { sent: 0, received: 0, lost: 0, interArrival: new Histogram() };
+const pacer = new Pacer(() => {
+  const start = performance.now();
+  for (const session of sessions.values()) {
+    try {
+      session.tick();
+    } catch {
+      // One broken call must not stop the others' audio.
+      sessions.delete(session.id);
+      session.close();
+    }
+  }
+  work.add(performance.now() - start);
+}, lateness);
+const emit = (event: MediaEvent) => {
+  if (event.type === 'recorded') port.postMessage(event, [event.pcm.buffer as ArrayBuffer]);
+  else port.postMessage(event);
+};
+const first = config.min + (config.min % 2);
+let nextPort = first;
+const opening = new Set<number>();
+
+/** Binds an RTP socket on the next free even port of the range. */
+async function bindNext(): Promise<dgram.Socket> {
+  const span = Math.floor((config.max - first) / 2) + 1;
+  for (let tries = 0; tries < span; tries++) {
+    const candidate = nextPort;
+    nextPort = nextPort + 2 > config.max ? first : nextPort + 2;
+    if (opening.has(candidate)) continue;
+    opening.add(candidate);
+    const socket = dgram.createSocket(config.host.includes(':') ? 'udp6' : 'udp4');
+    try {
+      await new Promise<void>((resolve, reject) => {
+        socket.once('error', reject);
+        socket.bind(candidate, config.host, () => {
+          socket.off('error', reject);
+          resolve();
+        });
+      });
+      socket.on('error', () => {});
+      return socket;
+    } catch {
+      socket.close();
+    } finally {
+      opening.delete(candidate);
+    }
+  }
+  throw new Error(`no free RTP port in ${config.min}-${config.max}`);
+}
+
+async function open(command: OpenCommand): Promise<void> {
+  try {
+    const socket = await bindNext();
+    sessions.set(command.id, new MediaSession(command, socket, emit, totals));
+    pacer.run();
+    emit({ type: 'opened', id: command.id, port: socket.address().port });
+  } catch (err) {
+    emit({ type: 'open-failed', id: command.id, reason: err instanceof Error ? err.message : String(err) });
+  }
+}
+
+port.on('message', (command: MediaCommand) => {
+  switch (command.type) {
+    case 'open':
+      void open(command);
+      return;
+    case 'update':
+      sessions.get(command.id)?.update(command);
+      return;
+    case 'play':
+      sessions.get(command.id)?.play(command.play, command.pcm, command.loop, command.key);
+      return;
+    case 'stop':
+      sessions.get(command.id)?.stop(command.play);
+      return;
+    case 'record':
+      sessions.get(command.id)?.record(command.record, command.maxMs, command.silenceMs);
+      return;
+    case 'stop-record':
+      sessions.get(command.id)?.stopRecord(command.record);
+      return;
+    case 'close': {
+      const session = sessions.get(command.id);
+      if (!session) return;
+      sessions.delete(command.id);
+      session.close();
+      if (sessions.size === 0) pacer.halt();
+      return;
+    }
+    case 'stats':
+      emit({
+        type: 'stats',
+        stats: {
+          sessions: sessions.size,
+          ticks: pacer.ticks,
+          latenessP99: lateness.quantile(0.99),
+          latenessMax: lateness.max,
+          tickWorkP99: work.quantile(0.99),
+          tickWorkMax: work.max,
+          interArrivalP999: totals.interArrival.quantile(0.999),
+          packetsSent: totals.sent,
+          packetsReceived: totals.received,
+          packetsLost: totals.lost,
+        },
+      });
+      lateness.reset();
+      work.reset();
+      totals.interArrival.reset();
+      return;
+    case 'shutdown':
+      pacer.halt();
+      for (const session of sessions.values()) session.close();
+      sessions.clear();
+      port.close();
+      return;
+  }
+});

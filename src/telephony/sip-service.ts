@@ -1,0 +1,163 @@
+import type { CallLine } from '../engine/ports/call-line.js';
+import type { CallRecord } from '../engine/records.js';
+import { MediaHost } from './media/host.js';
+import type { MediaStats } from './media/protocol.js';
+import { openSipEndpoint } from './sip/endpoint.js';
+import { headerSpelling } from './sip/message.js';
+import type { ServerCall } from './sip/server-call.js';
+import { SipCall } from './sip-call.js';
+import { SipCallLine } from './sip-line.js';
+import { createEspeakTts } from './tts/espeak.js';
+import type { TextToSpeech } from './tts/port.js';
+
+/** What the SIP service needs of the engine: routed numbers and a way to start a call on a line. */
+export interface InboundCalls {
+  /** True when inbound calls to `number` run an application. */
+  hasNumber(number: string): boolean;
+  /** Runs an inbound call on `line`, as `incomingCall` does for a simulated caller. */
+  acceptCall(input: {
+    line: CallLine;
+    from: string;
+    to: string;
+    headers?: Record<string, string>;
+  }): Readonly<CallRecord>;
+}
+
+/** Options of `startSipService`. */
+export interface SipServiceOptions {
+  /** Engine side of inbound calls. */
+  calls: InboundCalls;
+  /** SIP listening address (UDP and TCP). Default 127.0.0.1. */
+  host?: string;
+  /** SIP port (0: any free one). Default 5060. */
+  port?: number;
+  /** Address in Contact, Via and SDP. Default `host` (127.0.0.1 for a wildcard bind). */
+  publicAddress?: string;
+  /** RTP ports. Default 20000-29999. */
+  rtpPorts?: { min: number; max: number };
+  /** Text to speech. Default espeak-ng with a disk cache in `ttsCacheDir`. */
+  tts?: TextToSpeech;
+  /** Disk cache of the default TTS. Default `<tmpdir>/rcml-tts`. */
+  ttsCacheDir?: string;
+  /** New INVITEs per second accepted from one non-loopback address. Default 20. */
+  invitesPerSecond?: number;
+  /**
+   * Asked before each new call: a SIP status to refuse it with (503 while the server drains or
+   * is at its live-call limit), or undefined to take it.
+   */
+  admit?(): number | undefined;
+  /** Warnings (refused requests, unreadable messages) and errors. */
+  onWarning?(message: string, detail: Record<string, unknown>): void;
+}
+
+/** A running SIP service. */
+export interface SipService {
+  readonly host: string;
+  readonly port: number;
+  readonly publicAddress: string;
+  /** The media worker's pacing loop and receiver figures since the last call. */
+  mediaStats(): Promise<MediaStats>;
+  close(): Promise<void>;
+}
+
+const CONTROL = /[\r\n\0]/;
+
+/**
+ * The `X-` headers of an INVITE by their usual spelling (`SipHeader_X-<Name>` webhook
+ * parameters); undefined when a value holds CR, LF or NUL (the INVITE is refused).
+ */
+export function customHeaders(server: ServerCall): Record<string, string> | undefined {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of server.invite.headers) {
+    if (!name.startsWith('x-')) continue;
+    if (CONTROL.test(value)) return undefined;
+    const spelled = headerSpelling(name);
+    headers[spelled] = headers[spelled] === undefined ? value : `${headers[spelled]},${value}`;
+  }
+  return headers;
+}
+
+/** The routed number an INVITE's user part means: as written, or with/without a leading `+`. */
+export function routedNumber(calls: InboundCalls, user: string): string {
+  if (calls.hasNumber(user)) return user;
+  const other = user.startsWith('+') ? user.slice(1) : `+${user}`;
+  return calls.hasNumber(other) ? other : user;
+}
+
+/**
+ * Answers real calls: a SIP endpoint, the media worker and the TTS, and for each INVITE an
+ * engine call bound to a SIP call line. It rings (180) while the first document loads; the
+ * engine answers through the line. An unknown number ends as the engine says (404).
+ */
+export async function startSipService(options: SipServiceOptions): Promise<SipService> {
+  const host = options.host ?? '127.0.0.1';
+  const media = new MediaHost({ host, ports: options.rtpPorts });
+  const warn = (message: string, detail: Record<string, unknown>) => options.onWarning?.(message, detail);
+  let tts = options.tts;
+  if (!tts) {
+    const espeak = createEspeakTts({ cacheDir: options.ttsCacheDir });
+    // Said at start-up rather than on the first Say: calls still run, their speech fails.
+    espeak.check().catch((err: Error) =>
+      warn('espeak-ng cannot run: Say will fail on SIP calls (apt-get install espeak-ng sox)', {
+        err: err.message,
+      }),
+    );
+    tts = espeak;
+  }
+  const live = new Set<SipCall>();
+  let endpoint: Awaited<ReturnType<typeof openSipEndpoint>>;
+  try {
+    endpoint = await openSipEndpoint({
+      host,
+      port: options.port ?? 5060,
+      publicAddress: options.publicAddress,
+      invitesPerSecond: options.invitesPerSecond,
+      onWarning: (message, peer) => warn(message, { peer: `${peer.transport}:${peer.address}:${peer.port}` }),
+      onInvite(server) {
+        const refusal = options.admit?.();
+        if (refusal !== undefined) {
+          warn('INVITE refused: no new calls now', { callId: server.callId, status: refusal });
+          server.reject(refusal);
+          return;
+        }
+        const headers = customHeaders(server);
+        if (!headers) {
+          warn('INVITE refused: a header value holds CR or LF', { callId: server.callId });
+          server.reject(400);
+          return;
+        }
+        const call = new SipCall(server, media, endpoint.publicAddress);
+        const line = new SipCallLine(call, tts, (err) =>
+          warn('SIP call media failed', {
+            callId: server.callId,
+            err: err instanceof Error ? err.message : String(err),
+          }),
+        );
+        live.add(call);
+        call.onFinished = () => live.delete(call);
+        options.calls.acceptCall({
+          line,
+          from: server.callerUser || server.invite.headers.find(([n]) => n === 'from')?.[1] || 'anonymous',
+          to: routedNumber(options.calls, server.calledUser),
+          headers: Object.keys(headers).length > 0 ? headers : undefined,
+        });
+        if (!call.ended) call.ring();
+      },
+    });
+  } catch (err) {
+    await media.close();
+    throw err;
+  }
+  return {
+    host: endpoint.host,
+    port: endpoint.port,
+    publicAddress: endpoint.publicAddress,
+    mediaStats: () => media.stats(),
+    async close() {
+      for (const call of live) call.hangup();
+      live.clear();
+      await endpoint.close();
+      await media.close();
+    },
+  };
+}

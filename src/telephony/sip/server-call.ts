@@ -1,0 +1,301 @@
+import { parseNameAddr, parseSipUri } from './address.js';
+import { Dialog, hostPort, type LocalAddress, responseTo, T1, T2, token } from './dialog.js';
+import { cseqOf, headerOf, type SipRequest, type SipResponse } from './message.js';
+import type { Negotiated } from './sdp.js';
+import type { SipPeer } from './transport.js';
+
+/** What the endpoint lends a call: sending, and its own address. */
+export interface CallWire {
+  readonly local: LocalAddress;
+  send(message: SipRequest | SipResponse, peer: SipPeer): void;
+  /** Sends a request of ours and retransmits it until a final answer (non-INVITE client transaction). */
+  request(request: SipRequest, peer: SipPeer, onFinal: (status: number) => void): void;
+  /** Forgets the call (its dialog is over). */
+  forget(call: ServerCall): void;
+}
+
+/** What happens on an inbound call, as its owner (the SIP call line) hears it. */
+export interface ServerCallEvents {
+  /** The caller canceled before the answer (a 487 was sent). */
+  canceled(): void;
+  /** The caller hung up (BYE answered 200), or the dialog died (no ACK). */
+  ended(by: 'bye' | 'no-ack'): void;
+  /** A new offer in the dialog (re-INVITE or UPDATE, e.g. hold); returns our answer's SDP, or null for 488. */
+  reoffer(sdp: string): string | null;
+  /** A re-INVITE without SDP asks for our offer (RFC 3261 section 14.2): our current session. */
+  offer(): string | null;
+  /** A digit sent as SIP INFO (`application/dtmf-relay` or `application/dtmf`). */
+  digit(key: string): void;
+}
+
+type State = 'proceeding' | 'answered' | 'confirmed' | 'rejected' | 'ended';
+
+/**
+ * One inbound INVITE and the dialog it makes (RFC 3261 sections 13.3 and 17.2.1): provisional
+ * answers, the final one retransmitted (T1 doubling to T2) until its ACK, CANCEL, BYE,
+ * re-INVITE and INFO. The transaction user's duties live here; the endpoint routes messages.
+ */
+export class ServerCall {
+  readonly callId: string;
+  readonly localTag = token();
+  readonly branch: string;
+  /** The Request-URI's user part (the number called), without a leading `+` kept apart. */
+  readonly calledUser: string;
+  /** The caller's user part (From). */
+  readonly callerUser: string;
+  private state: State = 'proceeding';
+  private dialog: Dialog | undefined;
+  private lastResponse: SipResponse | undefined;
+  private retransmit: NodeJS.Timeout | undefined;
+  private giveUp: NodeJS.Timeout | undefined;
+  /** CSeq of the INVITE (or re-INVITE) whose 2xx waits for an ACK. */
+  private awaitingAck: number | undefined;
+  private byeWhenConfirmed = false;
+  events: ServerCallEvents | undefined;
+
+  constructor(
+    readonly invite: SipRequest,
+    readonly peer: SipPeer,
+    readonly negotiated: Negotiated,
+    private readonly wire: CallWire,
+  ) {
+    this.callId = headerOf(invite.headers, 'call-id') ?? '';
+    this.branch = branchOf(invite);
+    this.calledUser = parseSipUri(invite.uri)?.user ?? '';
+    const from = parseNameAddr(headerOf(invite.headers, 'from') ?? '');
+    this.callerUser = (from && parseSipUri(from.uri)?.user) ?? '';
+  }
+
+  get answered(): boolean {
+    return this.state === 'answered' || this.state === 'confirmed';
+  }
+
+  get over(): boolean {
+    return this.state === 'ended' || this.state === 'rejected';
+  }
+
+  private contact(): string {
+    const transport = this.peer.transport === 'tcp' ? ';transport=tcp' : '';
+    return `<sip:rcml@${hostPort(this.wire.local)}${transport}>`;
+  }
+
+  /** 100 Trying, sent as soon as the INVITE is read. */
+  trying(): void {
+    this.respond(responseTo(this.invite, 100));
+  }
+
+  /** 180 Ringing while the first document loads. */
+  ringing(): void {
+    if (this.state !== 'proceeding') return;
+    this.respond(responseTo(this.invite, 180, { toTag: this.localTag, contact: this.contact() }));
+  }
+
+  /** 200 OK with our SDP answer; retransmitted until the ACK comes. */
+  answer(sdp: string): void {
+    if (this.state !== 'proceeding') return;
+    this.state = 'answered';
+    this.dialog = new Dialog(this.invite, this.localTag, this.peer);
+    const ok = responseTo(this.invite, 200, {
+      toTag: this.localTag,
+      contact: this.contact(),
+      body: sdp,
+      headers: [['allow', 'INVITE, ACK, CANCEL, BYE, INFO, OPTIONS, UPDATE']],
+    });
+    this.awaitingAck = cseqOf(this.invite).seq;
+    this.sendFinal(ok, () => {
+      // No ACK within 64*T1: the dialog is dead (RFC 3261 section 13.3.1.4).
+      this.state = 'ended';
+      this.wire.forget(this);
+      this.events?.ended('no-ack');
+    });
+  }
+
+  /** A final refusal (404, 486, 603...) before the answer, retransmitted until its ACK. */
+  reject(status: number): void {
+    if (this.state !== 'proceeding') return;
+    this.state = 'rejected';
+    this.sendFinal(responseTo(this.invite, status, { toTag: this.localTag }), () => this.wire.forget(this));
+  }
+
+  /** Our hang-up: BYE once the answer is confirmed (sent when the ACK arrives, if it has not yet). */
+  hangup(): void {
+    if (this.state === 'proceeding') {
+      this.reject(480);
+      return;
+    }
+    if (this.state === 'answered') {
+      this.byeWhenConfirmed = true;
+      return;
+    }
+    if (this.state !== 'confirmed' || !this.dialog) return;
+    this.state = 'ended';
+    const { request, peer } = this.dialog.request('BYE', this.wire.local, token());
+    this.wire.request(request, peer, () => {});
+    this.wire.forget(this);
+  }
+
+  /** The endpoint hands on a retransmitted INVITE: the last answer goes again. */
+  retransmitted(): void {
+    if (this.lastResponse) this.wire.send(this.lastResponse, this.peer);
+  }
+
+  /** CANCEL of the INVITE (same branch). */
+  cancel(request: SipRequest, peer: SipPeer): void {
+    this.wire.send(responseTo(request, 200, { toTag: this.localTag }), peer);
+    if (this.state !== 'proceeding') return;
+    this.state = 'rejected';
+    this.sendFinal(responseTo(this.invite, 487, { toTag: this.localTag }), () => this.wire.forget(this));
+    this.events?.canceled();
+  }
+
+  /** ACK: of our refusal (ends the transaction) or of a 2xx (confirms the dialog). */
+  ack(request: SipRequest): void {
+    const seq = cseqOf(request).seq;
+    if (this.state === 'rejected') {
+      this.stopRetransmitting();
+      this.wire.forget(this);
+      return;
+    }
+    if (this.awaitingAck !== seq) return;
+    this.awaitingAck = undefined;
+    this.stopRetransmitting();
+    if (this.state === 'answered') this.state = 'confirmed';
+    if (this.byeWhenConfirmed) this.hangup();
+  }
+
+  /** A request inside the dialog (after our answer): BYE, re-INVITE, UPDATE, INFO, OPTIONS. */
+  inDialog(request: SipRequest, peer: SipPeer): void {
+    const dialog = this.dialog;
+    if (!dialog) {
+      this.wire.send(responseTo(request, 481), peer);
+      return;
+    }
+    const { seq } = cseqOf(request);
+    if (seq < dialog.remoteSeq) {
+      this.wire.send(responseTo(request, 500, { reason: 'CSeq Out of Order' }), peer);
+      return;
+    }
+    dialog.remoteSeq = seq;
+    const contact = parseNameAddr(headerOf(request.headers, 'contact') ?? '');
+    if (contact && (request.method === 'INVITE' || request.method === 'UPDATE'))
+      dialog.remoteTarget = contact.uri;
+    switch (request.method) {
+      case 'BYE': {
+        this.wire.send(responseTo(request, 200), peer);
+        if (this.state === 'ended') return;
+        this.state = 'ended';
+        this.stopRetransmitting();
+        this.wire.forget(this);
+        this.events?.ended('bye');
+        return;
+      }
+      case 'INVITE':
+      case 'UPDATE': {
+        if (this.state === 'ended') {
+          this.wire.send(responseTo(request, 481), peer);
+          return;
+        }
+        if (request.method === 'INVITE' && this.awaitingAck !== undefined) {
+          this.wire.send(responseTo(request, 491), peer);
+          return;
+        }
+        // A re-INVITE without SDP (a refresh, a late offer) gets our current session as an offer;
+        // an UPDATE without SDP (a session-timer refresh) gets no SDP.
+        const answer = request.body
+          ? (this.events?.reoffer(request.body) ?? null)
+          : request.method === 'INVITE'
+            ? this.events?.offer()
+            : undefined;
+        if (answer === null) {
+          this.wire.send(responseTo(request, 488), peer);
+          return;
+        }
+        const ok = responseTo(request, 200, { contact: this.contact(), body: answer });
+        if (request.method === 'UPDATE') {
+          this.wire.send(ok, peer);
+          return;
+        }
+        this.awaitingAck = seq;
+        this.sendFinal(ok, () => {
+          this.awaitingAck = undefined;
+        });
+        return;
+      }
+      case 'INFO': {
+        this.wire.send(responseTo(request, 200), peer);
+        const key = dtmfOfInfo(headerOf(request.headers, 'content-type'), request.body);
+        if (key) this.events?.digit(key);
+        return;
+      }
+      case 'OPTIONS':
+        this.wire.send(
+          responseTo(request, 200, {
+            headers: [['allow', 'INVITE, ACK, CANCEL, BYE, INFO, OPTIONS, UPDATE']],
+          }),
+          peer,
+        );
+        return;
+      default:
+        this.wire.send(responseTo(request, 501), peer);
+    }
+  }
+
+  private respond(response: SipResponse): void {
+    this.lastResponse = response;
+    this.wire.send(response, this.peer);
+  }
+
+  /**
+   * Sends a final answer and, over UDP, sends it again at T1, 2*T1, ... capped at T2 until
+   * `stopRetransmitting` (the ACK); after 64*T1 without it, `timedOut`.
+   */
+  private sendFinal(response: SipResponse, timedOut: () => void): void {
+    this.stopRetransmitting();
+    this.respond(response);
+    if (this.peer.transport === 'udp') {
+      let interval = T1;
+      const again = () => {
+        this.wire.send(response, this.peer);
+        interval = Math.min(interval * 2, T2);
+        this.retransmit = setTimeout(again, interval);
+      };
+      this.retransmit = setTimeout(again, interval);
+    }
+    this.giveUp = setTimeout(() => {
+      this.stopRetransmitting();
+      timedOut();
+    }, 64 * T1);
+  }
+
+  private stopRetransmitting(): void {
+    clearTimeout(this.retransmit);
+    clearTimeout(this.giveUp);
+    this.retransmit = undefined;
+    this.giveUp = undefined;
+  }
+
+  /** Stops every timer (the endpoint closes). */
+  dispose(): void {
+    this.stopRetransmitting();
+  }
+}
+
+/** The branch of a request's top Via. */
+export function branchOf(request: SipRequest | SipResponse): string {
+  const via = headerOf(request.headers, 'via') ?? '';
+  return /;\s*branch=([^;\s,]+)/i.exec(via)?.[1] ?? '';
+}
+
+const DTMF_KEYS = '0123456789*#ABCD';
+
+/** The key of a SIP INFO digit: `Signal=5` (dtmf-relay) or a bare `5` (application/dtmf). */
+export function dtmfOfInfo(contentType: string | undefined, body: string): string | undefined {
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  let value: string | undefined;
+  if (type === 'application/dtmf-relay') value = /^\s*signal\s*=\s*(\S+)\s*$/im.exec(body)?.[1];
+  else if (type === 'application/dtmf') value = body.trim();
+  if (value === undefined) return undefined;
+  if (/^\d+$/.test(value) && Number(value) >= 10 && Number(value) <= 15) return DTMF_KEYS[Number(value)];
+  const key = value.toUpperCase();
+  return key.length === 1 && DTMF_KEYS.includes(key) ? key : undefined;
+}

@@ -1,0 +1,56 @@
+/** Shared pieces of the SIP call tests: an RTP sink standing in for the caller's ear. */
+import dgram from 'node:dgram';
+import { readRtp } from '../../src/telephony/media/rtp.js';
+
+export interface RtpSink {
+  port: number;
+  /** Payload bytes received, in arrival order. */
+  payloads(): Buffer;
+  /** Arrival times (ms, performance.now()) of the packets. */
+  arrivals(): number[];
+  payloadTypes(): Set<number>;
+  close(): void;
+}
+
+export async function rtpSink(): Promise<RtpSink> {
+  const socket = dgram.createSocket('udp4');
+  const chunks: Buffer[] = [];
+  const times: number[] = [];
+  const types = new Set<number>();
+  socket.on('message', (packet) => {
+    const rtp = readRtp(packet);
+    if (!rtp) return;
+    times.push(performance.now());
+    types.add(rtp.payloadType);
+    chunks.push(Buffer.from(rtp.payload));
+  });
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
+  return {
+    port: socket.address().port,
+    payloads: () => Buffer.concat(chunks),
+    arrivals: () => times,
+    payloadTypes: () => types,
+    close: () => socket.close(),
+  };
+}
+
+/** Mean absolute value of samples: 0 for digital silence. */
+export function level(pcm: Int16Array): number {
+  let sum = 0;
+  for (const s of pcm) sum += Math.abs(s);
+  return pcm.length === 0 ? 0 : sum / pcm.length;
+}
+
+/** The RTP payloads of a pcap file (Ethernet, IPv4, UDP), in order. */
+export function pcapPayloads(bytes: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  let offset = 24;
+  while (offset + 16 <= bytes.length) {
+    const length = bytes.readUInt32LE(offset + 8);
+    const packet = bytes.subarray(offset + 16, offset + 16 + length);
+    offset += 16 + length;
+    const rtp = readRtp(packet.subarray(42));
+    if (rtp) out.push(Buffer.from(rtp.payload));
+  }
+  return out;
+}
