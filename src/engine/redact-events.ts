@@ -24,8 +24,13 @@ export function redactEvent(event: EngineEvent): EngineEvent {
         ? { ...event, url: redactUrl(event.url), params }
         : event;
     }
-    case 'response':
-      return hasSecret(event.url) ? { ...event, url: redactUrl(event.url) } : event;
+    case 'response': {
+      // The answered document may carry URLs with passwords too (the console shows it).
+      const body = event.body !== undefined && hasSecret(event.body) ? redactUrl(event.body) : event.body;
+      return hasSecret(event.url) || body !== event.body
+        ? { ...event, url: redactUrl(event.url), body }
+        : event;
+    }
     case 'verb':
       return hasSecret(event.documentUrl) ? { ...event, documentUrl: redactUrl(event.documentUrl) } : event;
     case 'modify': {
