@@ -25,6 +25,8 @@ const FORM = 'application/x-www-form-urlencoded';
 
 interface BuiltRequest {
   url: string;
+  /** The URL as written, credentials included: logs hide the password. */
+  shown: string;
   method: string;
   headers: Record<string, string>;
   body?: string;
@@ -84,6 +86,8 @@ function buildRequest(step: ExternalServiceStep, ctx: RenderContext): BuiltReque
   }
   // `user:password@` in the URL is sent as Basic authentication (fetch refuses a URL that
   // carries credentials), as the engine sends it; the step's own username wins over it.
+  // The log shows the URL as written (its password hidden by the log), the request goes without.
+  const shown = url.toString();
   const fromUrl = takeCredentials(url);
   if (step.username) {
     // The platform uses the credentials as written, without `$` expansion.
@@ -95,7 +99,7 @@ function buildRequest(step: ExternalServiceStep, ctx: RenderContext): BuiltReque
   const callSid = ctx.vars.get('core_CallSid');
   if (callSid) headers['X-RestComm-CallSid'] = callSid;
   for (const h of step.httpHeaders) headers[h.name] = expand(h.value, ctx.vars);
-  const request: BuiltRequest = { url: url.toString(), method, headers };
+  const request: BuiltRequest = { url: url.toString(), shown, method, headers };
   if (body !== undefined) request.body = body;
   return request;
 }
@@ -199,14 +203,14 @@ export async function runExternalService(
   const request = buildRequest(step, ctx);
   const configured = ctx.app.esMaxTimeout;
   const timeout = Math.min(step.timeout ?? configured, configured);
-  log(ctx, 'es-request', `${request.method} ${request.url}${request.body ? ` ${request.body}` : ''}`);
+  log(ctx, 'es-request', `${request.method} ${request.shown}${request.body ? ` ${request.body}` : ''}`);
   const fetched = await send(request, timeout, ctx);
   if (fetched.kind === 'timeout') {
     log(ctx, 'es-response', `timeout after ${timeout} ms`);
     return step.onTimeout ? { goto: step.onTimeout } : undefined;
   }
   if (fetched.kind === 'error') {
-    throw new RenderError('designer.es-failed', `request to ${request.url} failed: ${fetched.message}`);
+    throw new RenderError('designer.es-failed', `request to ${request.shown} failed: ${fetched.message}`);
   }
   log(ctx, 'es-response', `${fetched.status} ${fetched.text}`);
   if (fetched.status >= 400 && fetched.status < 600) {
