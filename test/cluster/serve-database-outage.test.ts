@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { clusterDatabase, eventually } from '../support/cluster.js';
-import { documentServer, startNodes } from '../support/cluster-nodes.js';
+import { accountRequests, documentServer, startNodes } from '../support/cluster-nodes.js';
 import { startOwnRedis } from '../support/redis-server.js';
 import type { ServeProcess } from '../support/serve-process.js';
 import { PG_URL } from '../support/services.js';
@@ -27,14 +27,7 @@ afterEach(async () => {
   for (const f of cleanups.splice(0).reverse()) await f();
 });
 
-const send = (base: string, path: string, body?: string) =>
-  fetch(`${base}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { Authorization: AUTH, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body,
-  });
-const json = async (base: string, path: string, body?: string) =>
-  (await (await send(base, path, body)).json()) as Record<string, unknown>;
+const { send, json } = accountRequests(AUTH);
 
 describe.skipIf(!PG_URL)('PostgreSQL away while a node runs calls', () => {
   it(

@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisQueueStore } from '../../src/cluster/redis-queue-store.js';
 import { clusterDatabase, eventually } from '../support/cluster.js';
+import { accountRequests } from '../support/cluster-nodes.js';
 import { exitOf, type ServeProcess, startServeProcess } from '../support/serve-process.js';
 import { PG_URL, REDIS_PREFIX, REDIS_URL } from '../support/services.js';
 
@@ -40,14 +41,7 @@ let queues: RedisQueueStore;
 let prefix: string;
 let documents: string;
 
-const send = (base: string, path: string, body?: string) =>
-  fetch(`${base}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { Authorization: AUTH, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body,
-  });
-const json = async (base: string, path: string, body?: string) =>
-  (await (await send(base, path, body)).json()) as Record<string, unknown>;
+const { send, json } = accountRequests(AUTH);
 const url = (id: string) => (nodes.get(id) as ServeProcess).url;
 /** A node's answer with the node's own address taken out (links name the node asked). */
 const same = (x: unknown) => JSON.parse(JSON.stringify(x).replace(/http:\/\/127\.0\.0\.1:\d+/g, ''));

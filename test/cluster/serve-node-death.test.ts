@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RedisQueueStore } from '../../src/cluster/redis-queue-store.js';
 import { clusterDatabase, eventually } from '../support/cluster.js';
-import { documentServer, startNodes } from '../support/cluster-nodes.js';
+import { accountRequests, documentServer, startNodes } from '../support/cluster-nodes.js';
 import { exitOf, type ServeProcess } from '../support/serve-process.js';
 import { PG_URL, REDIS_PREFIX, REDIS_URL } from '../support/services.js';
 
@@ -40,14 +40,7 @@ afterEach(async () => {
   for (const f of cleanups.splice(0).reverse()) await f();
 });
 
-const send = (base: string, path: string, body?: string) =>
-  fetch(`${base}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { Authorization: AUTH, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body,
-  });
-const json = async (base: string, path: string, body?: string) =>
-  (await (await send(base, path, body)).json()) as Record<string, unknown>;
+const { json } = accountRequests(AUTH);
 
 describe.skipIf(!PG_URL || !REDIS_URL)('a node killed in the middle of a cross-node bridge', () => {
   it('ends the bridge on the partner’s node, closes its calls and queue members, and the others go on', async () => {

@@ -82,3 +82,16 @@ export function startNodes(
     }),
   );
 }
+
+/** Requests of one account to any node: `send` answers the response, `json` its parsed body. */
+export function accountRequests(authorization: string) {
+  const send = (base: string, path: string, body?: string) =>
+    fetch(`${base}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { Authorization: authorization, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body,
+    });
+  const json = async (base: string, path: string, body?: string) =>
+    (await (await send(base, path, body)).json()) as Record<string, unknown>;
+  return { send, json };
+}

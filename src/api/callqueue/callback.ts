@@ -10,7 +10,7 @@ import { callbackUrl } from './record.js';
 const REQUIRED = ['CallSid', 'AccountSid', 'To', 'CallStatus'] as const;
 
 /** The statuses a call reports (the platform's call statuses). */
-export const CALLBACK_STATUSES: ReadonlySet<string> = new Set([
+export const CALLBACK_STATUS_NAMES = [
   'queued',
   'initiated',
   'ringing',
@@ -20,7 +20,9 @@ export const CALLBACK_STATUSES: ReadonlySet<string> = new Set([
   'failed',
   'no-answer',
   'canceled',
-]);
+] as const;
+
+const CALLBACK_STATUSES: ReadonlySet<string> = new Set(CALLBACK_STATUS_NAMES);
 
 /**
  * Most status callbacks recorded for one call. The engine sends three (ringing, answered, the

@@ -13,6 +13,7 @@ import {
   type UntaggedRoute,
   writeAnswers,
 } from '../http/openapi-kit.js';
+import { CALLBACK_STATUS_NAMES } from './callback.js';
 import { provisionSchema } from './provisioning.js';
 
 const TAGS = ['Call Queuing'];
@@ -166,17 +167,7 @@ const callbackForm = z
     CallSid: z.string(),
     AccountSid: z.string(),
     To: z.string(),
-    CallStatus: z.enum([
-      'queued',
-      'initiated',
-      'ringing',
-      'in-progress',
-      'completed',
-      'busy',
-      'failed',
-      'no-answer',
-      'canceled',
-    ]),
+    CallStatus: z.enum(CALLBACK_STATUS_NAMES),
     SequenceNumber: z
       .string()
       .regex(/^\d{1,6}$/)
