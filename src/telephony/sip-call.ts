@@ -1,10 +1,10 @@
 import type { MediaChannel, MediaHost, Recording } from './media/host.js';
 import type { MediaPath } from './media/protocol.js';
+import type { FarEndEnd, MediaCall } from './media-call.js';
 import { buildAnswer, type Direction, type Negotiated, negotiate } from './sip/sdp.js';
 import type { ServerCall } from './sip/server-call.js';
 
-/** How an inbound SIP call ended on the caller's side. */
-export type FarEndEnd = 'canceled' | 'hangup';
+export type { FarEndEnd } from './media-call.js';
 
 function pathOf(negotiated: Negotiated): MediaPath {
   const d: Direction = negotiated.direction;
@@ -20,7 +20,7 @@ function pathOf(negotiated: Negotiated): MediaPath {
  * range), plays and records through the media worker, follows the caller's re-offers (hold)
  * and hangs up. The engine's call line is built over this; it knows no RCML.
  */
-export class SipCall {
+export class SipCall implements MediaCall {
   private channel: MediaChannel | undefined;
   private opening: Promise<MediaChannel> | undefined;
   private negotiated: Negotiated;

@@ -13,7 +13,7 @@ import type {
 import type { CallStatus } from '../engine/records.js';
 import { CALL_RATE, decodeWav, encodeWav } from './audio/decode.js';
 import { beep, silence } from './audio/tones.js';
-import type { SipCall } from './sip-call.js';
+import type { MediaCall } from './media-call.js';
 import type { TextToSpeech } from './tts/port.js';
 
 /**
@@ -61,7 +61,7 @@ export class SipCallLine implements CallLine {
   private readonly decoded = new Map<string, Int16Array>();
 
   constructor(
-    readonly call: SipCall,
+    readonly call: MediaCall,
     private readonly tts: TextToSpeech,
     private readonly onError: (err: unknown) => void = () => {},
   ) {

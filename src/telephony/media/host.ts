@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { Codec, MediaCommand, MediaEvent, MediaPath, MediaStats } from './protocol.js';
+import type { Codec, CodecSettings, MediaCommand, MediaEvent, MediaPath, MediaStats } from './protocol.js';
 import type { MediaWorkerData } from './worker.js';
 
 /** Options of `startMediaHost`. */
@@ -152,8 +152,8 @@ export class MediaChannel {
   ) {}
 
   /** Changes where RTP goes and which ways it flows (hold, resume, new far-end address). */
-  update(path: MediaPath): void {
-    this.host.send({ type: 'update', id: this.id, ...path });
+  update(path: MediaPath, codec?: CodecSettings): void {
+    this.host.send({ type: 'update', id: this.id, ...path, codec });
   }
 
   /**

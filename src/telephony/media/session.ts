@@ -5,7 +5,7 @@ import { encode, FRAME_SAMPLES, SILENCE_BYTE } from './g711.js';
 import type { Histogram } from './histogram.js';
 import { JitterBuffer } from './jitter.js';
 import { Player } from './player.js';
-import type { Codec, MediaEvent, MediaPath, OpenCommand } from './protocol.js';
+import type { Codec, CodecSettings, MediaEvent, MediaPath, OpenCommand } from './protocol.js';
 import { Recorder } from './recorder.js';
 import { readRtp, writeRtp } from './rtp.js';
 
@@ -41,15 +41,15 @@ export interface SessionTotals {
  */
 export class MediaSession {
   readonly id: number;
-  private readonly codec: Codec;
-  private readonly payloadType: number;
-  private readonly dtmfPayloadType: number | undefined;
+  private codec: Codec;
+  private payloadType: number;
+  private dtmfPayloadType: number | undefined;
   private path: MediaPath;
   private readonly ssrc = randomInt(0, 0xffffffff);
   private sequence = randomInt(0, 0xffff);
   private timestamp = randomInt(0, 0xffffffff);
   private marker = true;
-  private readonly silence: Uint8Array;
+  private silence: Uint8Array;
   private readonly frame = new Uint8Array(FRAME_SAMPLES);
   private player: Player | undefined;
   private recorder: Recorder | undefined;
@@ -79,9 +79,15 @@ export class MediaSession {
     });
   }
 
-  update(path: MediaPath): void {
+  update(path: MediaPath, codec?: CodecSettings): void {
     if (!this.path.send && path.send) this.marker = true;
-    this.path = path;
+    this.path = { remote: path.remote, send: path.send, receive: path.receive };
+    if (codec) {
+      this.codec = codec.codec;
+      this.payloadType = codec.payloadType;
+      this.dtmfPayloadType = codec.dtmfPayloadType;
+      this.silence = new Uint8Array(FRAME_SAMPLES).fill(SILENCE_BYTE[this.codec]);
+    }
   }
 
   play(play: number, pcm: Int16Array, loop: number, key?: string): void {

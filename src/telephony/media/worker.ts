@@ -87,7 +87,7 @@ port.on('message', (command: MediaCommand) => {
       void open(command);
       return;
     case 'update':
-      sessions.get(command.id)?.update(command);
+      sessions.get(command.id)?.update(command, command.codec);
       return;
     case 'play':
       sessions.get(command.id)?.play(command.play, command.pcm, command.loop, command.key);

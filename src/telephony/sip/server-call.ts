@@ -94,7 +94,7 @@ export class ServerCall {
   answer(sdp: string): void {
     if (this.state !== 'proceeding') return;
     this.state = 'answered';
-    this.dialog = new Dialog(this.invite, this.localTag, this.peer);
+    this.dialog = Dialog.asCallee(this.invite, this.localTag, this.peer);
     const ok = responseTo(this.invite, 200, {
       toTag: this.localTag,
       contact: this.contact(),
