@@ -19,8 +19,13 @@ const TOKEN = /^X-[A-Za-z0-9!%'*+._`~-]+$/i;
 const CONTROL = /[\r\n\0]/;
 const URI_UNSAFE = /[\s<>"\0]/;
 
-/** A `sip:user@host[:port][;params]` target, or why it cannot be called. */
-export function sipTargetOf(to: string): SipTarget | { error: string } {
+/**
+ * A `sip:user@host[:port][;params]` target (its `?headers` part, already read into the
+ * request's headers, left out), or why it cannot be called.
+ */
+export function sipTargetOf(target: string): SipTarget | { error: string } {
+  const q = target.indexOf('?');
+  const to = q < 0 ? target : target.slice(0, q);
   if (URI_UNSAFE.test(to)) return { error: `'${to.slice(0, 80)}' holds spaces, quotes or angle brackets` };
   const uri = parseSipUri(to);
   if (uri?.scheme !== 'sip' || !uri.user) {

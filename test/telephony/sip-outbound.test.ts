@@ -1,0 +1,121 @@
+/**
+ * Outgoing SIP calls on loopback: the engine calls SIPp (as the callee) through the SIP
+ * telephony; the callee answers with its media at an RTP sink, refuses with 486, or rings until
+ * the engine's CANCEL.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import alawmulaw from 'alawmulaw';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/engine/engine.js';
+import type { Telephony } from '../../src/engine/ports/telephony.js';
+import type { CallRecord } from '../../src/engine/records.js';
+import { type SipService, startSipService } from '../../src/telephony/sip-service.js';
+import { createEspeakTts } from '../../src/telephony/tts/espeak.js';
+import { missingTools, runSipp } from '../support/sip-tools.js';
+import * as C from '../support/sipp-callee.js';
+import { scenario } from '../support/sipp-scenarios.js';
+import { level, rtpSink } from './support.js';
+
+const skip = missingTools('sipp', 'espeak-ng', 'sox');
+const APP = 'http://app.test';
+
+/** A SIPp callee on a port of its own; resolves when its scenario is over. */
+function callee(name: string, body: string, keys: Record<string, number> = {}) {
+  const port = 31000 + Math.floor(Math.random() * 2000) * 2;
+  const run = runSipp(scenario(name, body), '127.0.0.1', { port, keys, extra: ['-timeout', '12s'] });
+  return { port, done: run.done };
+}
+
+describe.skipIf(skip)('outgoing SIP calls', () => {
+  let engine: Engine;
+  let sip: SipService;
+  let viaSip: Telephony | undefined;
+  let simulated: Telephony | undefined;
+  const finals = new Map<string, Readonly<CallRecord>>();
+  const waiting = new Map<string, (call: Readonly<CallRecord>) => void>();
+  const tts = createEspeakTts({ cacheDir: mkdtempSync(join(tmpdir(), 'rcml-tts-test-')) });
+
+  beforeAll(async () => {
+    engine = createEngine({
+      clock: 'real',
+      telephony: (fallback) => {
+        simulated = fallback;
+        return {
+          dial: (request, events) => (viaSip ?? fallback).dial(request, events),
+          connect: (a, b, options) => (viaSip ?? fallback).connect(a, b, options),
+          room: (sid, name) => (viaSip ?? fallback).room(sid, name),
+        };
+      },
+      sink: {
+        call: (c) => {
+          if (!c.endTime) return;
+          finals.set(c.sid, { ...c });
+          waiting.get(c.sid)?.(finals.get(c.sid) as CallRecord);
+        },
+      },
+    });
+    engine.registerHandler(`${APP}/`, async () => ({
+      status: 200,
+      contentType: 'application/xml',
+      body: '<Response><Say>Hello from the engine</Say><Hangup/></Response>',
+    }));
+    sip = await startSipService({ calls: engine, port: 0, rtpPorts: { min: 35000, max: 35999 }, tts });
+    viaSip = sip.telephony(simulated as Telephony);
+  });
+
+  afterAll(async () => {
+    await sip?.close();
+    await engine?.close();
+  });
+
+  /** The call's record once it has ended. */
+  const ended = (sid: string): Promise<Readonly<CallRecord>> => {
+    const call = finals.get(sid);
+    return call ? Promise.resolve(call) : new Promise((resolve) => waiting.set(sid, resolve));
+  };
+
+  it('calls sip: targets: answered with the X- headers of the To URI (the callee hears the Say, then a BYE), busy on 486, no-answer with a CANCEL', async () => {
+    const sink = await rtpSink();
+    const answering = callee('answering', C.answering, { sinkport: sink.port });
+    const busy = callee('busy', C.refusing('486 Busy Here'));
+    const silent = callee('silent', C.ringingUntilCancel);
+    const answered = engine.createCall({
+      From: '+15551111',
+      To: `sip:alice@127.0.0.1:${answering.port}?X-Customer=gold&X-Ticket=42`,
+      Url: `${APP}/hello`,
+    });
+    const refused = engine.createCall({
+      From: '+15551111',
+      To: `sip:bob@127.0.0.1:${busy.port}`,
+      Url: `${APP}/hello`,
+    });
+    const unanswered = engine.createCall({
+      From: '+15551111',
+      To: `sip:carol@127.0.0.1:${silent.port}`,
+      Url: `${APP}/hello`,
+      Timeout: 1,
+    });
+    const [a, b, c] = await Promise.all([answering.done, busy.done, silent.done]);
+    sink.close();
+    expect(a.code, a.messages).toBe(0);
+    expect(b.code, b.messages).toBe(0);
+    expect(c.code, c.messages).toBe(0);
+    expect(a.messages).toMatch(/^INVITE sip:alice@127\.0\.0\.1:\d+ SIP\/2\.0/m);
+    expect(a.messages).toContain('X-Customer: gold');
+    expect(a.messages).toContain('X-Ticket: 42');
+    expect(a.messages).toMatch(/^From: <sip:\+15551111@/m);
+    expect(a.messages).toMatch(/^ACK sip:/m);
+    expect(a.messages).toMatch(/^BYE sip:/m);
+    expect(b.messages).toMatch(/^ACK sip:bob@/m);
+    expect(c.messages).toMatch(/^CANCEL sip:carol@/m);
+    expect((await ended(answered.sid)).status).toBe('completed');
+    expect((await ended(refused.sid)).status).toBe('busy');
+    expect((await ended(unanswered.sid)).status).toBe('no-answer');
+    // The callee heard speech (PCMU), not only silence.
+    const pcm = alawmulaw.mulaw.decode(new Uint8Array(sink.payloads()));
+    expect(pcm.length).toBeGreaterThan(8000 * 0.5);
+    expect(level(pcm)).toBeGreaterThan(100);
+  }, 20_000);
+});
