@@ -1,4 +1,4 @@
-import type { Recording } from './media/host.js';
+import type { MediaChannel, Recording } from './media/host.js';
 import type { Direction } from './sip/sdp.js';
 
 /** How a SIP call ended on the far end's side. */
@@ -31,4 +31,6 @@ export interface MediaCall {
   reject(status: number): void;
   /** Our hang-up. */
   hangup(): void;
+  /** The call's media in the worker while it is open (bridges link two of them). */
+  mediaChannel(): MediaChannel | undefined;
 }

@@ -67,6 +67,10 @@ export class SipCall implements MediaCall {
     return this.finished;
   }
 
+  mediaChannel(): MediaChannel | undefined {
+    return this.finished ? undefined : this.channel;
+  }
+
   /** 180 Ringing. */
   ring(): void {
     this.server.ringing();

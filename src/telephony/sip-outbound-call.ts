@@ -48,6 +48,10 @@ export class OutboundSipCall implements MediaCall {
     return this.finished;
   }
 
+  mediaChannel(): MediaChannel | undefined {
+    return this.finished ? undefined : this.channel;
+  }
+
   /** Answered by the callee already. */
   answer(): Promise<void> {
     return Promise.resolve();

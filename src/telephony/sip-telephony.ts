@@ -32,6 +32,11 @@ export interface SipTelephonyDeps {
   warn(message: string, detail: Record<string, unknown>): void;
 }
 
+/** The media of a SIP line (inbound or outgoing) while it is open. */
+function channelOf(line: CallLine): MediaChannel | undefined {
+  return line instanceof SipCallLine ? line.call.mediaChannel() : undefined;
+}
+
 /** Resolves a host to one address the egress policy allows. */
 function resolve(egress: EgressGuard, host: string): Promise<string> {
   if (isIP(host)) {
@@ -162,8 +167,24 @@ export class SipTelephony implements Telephony {
     };
   }
 
+  /**
+   * Two SIP lines are bridged in the media worker (each sends what the other receives, in its
+   * own RTP stream); any other pair is left to `fallback`. A recorded bridge's audio is
+   * `fallback`'s (silence of its length): bridges do not record over SIP yet.
+   */
   connect(a: CallLine, b: CallLine, options: { record: boolean }): LineBridge {
-    return this.fallback.connect(a, b, options);
+    const left = channelOf(a);
+    const right = channelOf(b);
+    if (!left || !right) return this.fallback.connect(a, b, options);
+    left.link(right);
+    const recorded = options.record ? this.fallback.connect(a, b, options) : undefined;
+    return {
+      disconnect(done) {
+        left.link(null);
+        if (recorded) recorded.disconnect(done);
+        else done(undefined);
+      },
+    };
   }
 
   room(sid: string, name: string): ConferenceMixer {

@@ -19,8 +19,13 @@ const provisional = (status: string) => `
     ]]>
   </send>`;
 
-/** Rings, answers PCMU with its media at `[sinkport]`, takes the ACK, then answers our BYE. */
-export const answering = `
+const RTPMAP: Record<string, string> = { '0': 'a=rtpmap:0 PCMU/8000', '8': 'a=rtpmap:8 PCMA/8000' };
+
+/**
+ * Rings, answers (PCMU, or `payload`) with its media at `[sinkport]`, takes the ACK, does
+ * `afterAck` (plays a capture), then answers our BYE.
+ */
+export const answering = (options: { payload?: '0' | '8'; afterAck?: string } = {}): string => `
   <recv request="INVITE" crlf="true"/>
 ${provisional('180 Ringing')}
   <send retrans="500">
@@ -40,14 +45,15 @@ ${provisional('180 Ringing')}
       s=-
       c=IN IP4 [local_ip]
       t=0 0
-      m=audio [sinkport] RTP/AVP 0 101
-      a=rtpmap:0 PCMU/8000
+      m=audio [sinkport] RTP/AVP ${options.payload ?? '0'} 101
+      ${RTPMAP[options.payload ?? '0']}
       a=rtpmap:101 telephone-event/8000
       a=ptime:20
       a=sendrecv
     ]]>
   </send>
   <recv request="ACK"/>
+${options.afterAck ?? ''}
   <recv request="BYE"/>
   <send>
     <![CDATA[

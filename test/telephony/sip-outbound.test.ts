@@ -13,9 +13,9 @@ import type { Telephony } from '../../src/engine/ports/telephony.js';
 import type { CallRecord } from '../../src/engine/records.js';
 import { type SipService, startSipService } from '../../src/telephony/sip-service.js';
 import { createEspeakTts } from '../../src/telephony/tts/espeak.js';
-import { missingTools, runSipp } from '../support/sip-tools.js';
+import { missingTools, runSipp, SIPP_PCAPS } from '../support/sip-tools.js';
 import * as C from '../support/sipp-callee.js';
-import { scenario } from '../support/sipp-scenarios.js';
+import * as S from '../support/sipp-scenarios.js';
 import { level, rtpSink } from './support.js';
 
 const skip = missingTools('sipp', 'espeak-ng', 'sox');
@@ -24,7 +24,7 @@ const APP = 'http://app.test';
 /** A SIPp callee on a port of its own; resolves when its scenario is over. */
 function callee(name: string, body: string, keys: Record<string, number> = {}) {
   const port = 31000 + Math.floor(Math.random() * 2000) * 2;
-  const run = runSipp(scenario(name, body), '127.0.0.1', { port, keys, extra: ['-timeout', '12s'] });
+  const run = runSipp(S.scenario(name, body), '127.0.0.1', { port, keys, extra: ['-timeout', '12s'] });
   return { port, done: run.done };
 }
 
@@ -33,6 +33,7 @@ describe.skipIf(skip)('outgoing SIP calls', () => {
   let sip: SipService;
   let viaSip: Telephony | undefined;
   let simulated: Telephony | undefined;
+  let bridgedPort = 0;
   const finals = new Map<string, Readonly<CallRecord>>();
   const waiting = new Map<string, (call: Readonly<CallRecord>) => void>();
   const tts = createEspeakTts({ cacheDir: mkdtempSync(join(tmpdir(), 'rcml-tts-test-')) });
@@ -56,11 +57,14 @@ describe.skipIf(skip)('outgoing SIP calls', () => {
         },
       },
     });
-    engine.registerHandler(`${APP}/`, async () => ({
+    engine.registerHandler(`${APP}/`, async (req) => ({
       status: 200,
       contentType: 'application/xml',
-      body: '<Response><Say>Hello from the engine</Say><Hangup/></Response>',
+      body: req.url.endsWith('/dial')
+        ? `<Response><Dial timeout="5"><Sip>sip:alice@127.0.0.1:${bridgedPort}</Sip></Dial></Response>`
+        : '<Response><Say>Hello from the engine</Say><Hangup/></Response>',
     }));
+    engine.setNumber('+15550200', { voiceUrl: `${APP}/dial` });
     sip = await startSipService({ calls: engine, port: 0, rtpPorts: { min: 35000, max: 35999 }, tts });
     viaSip = sip.telephony(simulated as Telephony);
   });
@@ -78,7 +82,7 @@ describe.skipIf(skip)('outgoing SIP calls', () => {
 
   it('calls sip: targets: answered with the X- headers of the To URI (the callee hears the Say, then a BYE), busy on 486, no-answer with a CANCEL', async () => {
     const sink = await rtpSink();
-    const answering = callee('answering', C.answering, { sinkport: sink.port });
+    const answering = callee('answering', C.answering(), { sinkport: sink.port });
     const busy = callee('busy', C.refusing('486 Busy Here'));
     const silent = callee('silent', C.ringingUntilCancel);
     const answered = engine.createCall({
@@ -117,5 +121,37 @@ describe.skipIf(skip)('outgoing SIP calls', () => {
     const pcm = alawmulaw.mulaw.decode(new Uint8Array(sink.payloads()));
     expect(pcm.length).toBeGreaterThan(8000 * 0.5);
     expect(level(pcm)).toBeGreaterThan(100);
+  }, 20_000);
+
+  it('bridges a SIP caller and a Dial Sip leg in the media worker: each hears the other, in one RTP stream, until the caller hangs up', async () => {
+    const callerEar = await rtpSink();
+    const calleeEar = await rtpSink();
+    const capture = S.playPcap(join(SIPP_PCAPS, 'g711a.pcap'));
+    const bridged = callee('bridged', C.answering({ payload: '8', afterAck: capture }), {
+      sinkport: calleeEar.port,
+    });
+    bridgedPort = bridged.port;
+    const caller = runSipp(
+      S.scenario(
+        'caller',
+        `${S.answered({ payloads: '8 101' })}${S.pause(300)}${capture}${S.pause(5200)}${S.sendBye()}`,
+      ),
+      `127.0.0.1:${sip.port}`,
+      { service: '+15550200', keys: { sinkport: callerEar.port, caller: '15553333' } },
+    );
+    const [from, to] = await Promise.all([caller.done, bridged.done]);
+    callerEar.close();
+    calleeEar.close();
+    expect(from.code, from.messages).toBe(0);
+    expect(to.code, to.messages).toBe(0);
+    // Each side heard the other's G.711 capture, relayed (A-law both ways).
+    for (const ear of [callerEar, calleeEar]) {
+      const pcm = alawmulaw.alaw.decode(new Uint8Array(ear.payloads()));
+      expect(pcm.length).toBeGreaterThan(8000 * 3);
+      expect(level(pcm)).toBeGreaterThan(100);
+      // One stream: one SSRC, sequence numbers one after the other.
+      expect(ear.ssrcs().size).toBe(1);
+      expect(ear.sequenceJumps()).toBe(0);
+    }
   }, 20_000);
 });

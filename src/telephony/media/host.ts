@@ -185,6 +185,12 @@ export class MediaChannel {
     return { done, stop: () => this.host.send({ type: 'stop-record', id: this.id, record }) };
   }
 
+  /** Bridges this call's media to `peer`'s (each hears the other); `null` takes the bridge apart. */
+  link(peer: MediaChannel | null): void {
+    if (this.isClosed) return;
+    this.host.send({ type: 'link', id: this.id, peer: peer ? peer.id : null });
+  }
+
   /** Ends the call's media: plays stop, a recording under way ends with what it has. */
   close(): void {
     if (this.isClosed) return;

@@ -43,6 +43,8 @@ export type MediaCommand =
    */
   | { type: 'record'; id: number; record: number; maxMs: number; silenceMs: number }
   | { type: 'stop-record'; id: number; record: number }
+  /** Bridges two calls' media (each sends what the other receives); `peer: null` takes `id`'s bridge apart. */
+  | { type: 'link'; id: number; peer: number | null }
   | { type: 'close'; id: number }
   | { type: 'stats' }
   | { type: 'shutdown' };

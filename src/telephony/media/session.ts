@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type dgram from 'node:dgram';
 import { DtmfReceiver } from './dtmf.js';
-import { encode, FRAME_SAMPLES, SILENCE_BYTE } from './g711.js';
+import { decode, encode, FRAME_SAMPLES, SILENCE_BYTE } from './g711.js';
 import type { Histogram } from './histogram.js';
 import { JitterBuffer } from './jitter.js';
 import { Player } from './player.js';
@@ -55,6 +55,10 @@ export class MediaSession {
   private recorder: Recorder | undefined;
   private jitter: JitterBuffer | undefined;
   private readonly dtmf = new DtmfReceiver();
+  /** The session bridged to this one: what either receives, the other sends. */
+  private linked: MediaSession | undefined;
+  /** Audio the linked session received, in this session's codec, waiting for our ticks. */
+  private relay: Buffer = Buffer.alloc(0);
   private lastArrival = 0;
   private lastSequence: number | undefined;
 
@@ -111,6 +115,31 @@ export class MediaSession {
     if (this.recorder?.record === record) this.finishRecording('stopped');
   }
 
+  /**
+   * Bridges this session to `peer` (undefined: takes it apart). Relayed audio goes out in this
+   * session's own packets (its SSRC, sequence and timestamp), so the far end hears one stream
+   * across prompts and the bridge.
+   */
+  link(peer: MediaSession | undefined): void {
+    this.linked = peer;
+    this.relay = Buffer.alloc(0);
+  }
+
+  get peer(): MediaSession | undefined {
+    return this.linked;
+  }
+
+  /**
+   * Audio the linked session received, in `codec`: kept for this session's next ticks (at most
+   * 60 ms, the oldest dropped, so a faster sender cannot build up delay).
+   */
+  relayIn(payload: Uint8Array, codec: Codec): void {
+    const bytes = codec === this.codec ? payload : encode(this.codec, decode(codec, payload));
+    this.relay = Buffer.concat([this.relay, bytes]);
+    const max = FRAME_SAMPLES * 3;
+    if (this.relay.length > max) this.relay = this.relay.subarray(this.relay.length - max);
+  }
+
   /** One 20 ms step: send a frame, take one into the recording. */
   tick(): void {
     let frame = this.silence;
@@ -121,6 +150,10 @@ export class MediaSession {
         this.player = undefined;
         this.emit({ type: 'played', id: this.id, play: done, stopped: false });
       }
+    } else if (this.relay.length >= FRAME_SAMPLES) {
+      this.frame.set(this.relay.subarray(0, FRAME_SAMPLES));
+      this.relay = this.relay.subarray(FRAME_SAMPLES);
+      frame = this.frame;
     }
     const remote = this.path.remote;
     if (this.path.send && remote) {
@@ -181,12 +214,16 @@ export class MediaSession {
       if (key) this.emit({ type: 'digit', id: this.id, key });
       return;
     }
-    if (rtp.payloadType === this.payloadType && this.jitter && rtp.payload.length > 0) {
-      this.jitter.push(rtp.sequence, rtp.payload);
+    if (rtp.payloadType === this.payloadType && rtp.payload.length > 0) {
+      this.jitter?.push(rtp.sequence, rtp.payload);
+      this.linked?.relayIn(rtp.payload, this.codec);
     }
   }
 
   close(): void {
+    const peer = this.linked;
+    this.linked = undefined;
+    if (peer?.peer === this) peer.link(undefined);
     this.player = undefined;
     if (this.recorder) this.finishRecording('stopped');
     this.socket.close();
