@@ -1,3 +1,4 @@
+import { DirectionOffers } from './direction-offers.js';
 import type { MediaChannel, MediaHost, Recording } from './media/host.js';
 import type { MediaPath } from './media/protocol.js';
 import type { FarEndEnd, MediaCall } from './media-call.js';
@@ -30,6 +31,27 @@ export class SipCall implements MediaCall {
   private finished = false;
   private localDirection: Direction = 'sendrecv';
   private muted = false;
+  /** Our own offers of a direction (Hold, Resume) as re-INVITEs to the caller. */
+  private readonly offers = new DirectionOffers(
+    (direction, done) => {
+      const channel = this.channel;
+      if (!channel || this.finished) return false;
+      const sdp = buildAnswer(
+        this.offer,
+        { ...this.negotiated, direction },
+        {
+          sessionId: this.sessionId,
+          version: this.version + 1,
+          address: this.publicAddress,
+          port: channel.port,
+        },
+      );
+      if (!this.server.sendOffer(sdp, done)) return false;
+      this.version += 1;
+      return true;
+    },
+    () => this.finished,
+  );
   /** A key pressed (RFC 4733 or SIP INFO). */
   onDigit: ((key: string) => void) | undefined;
   /** The caller canceled or hung up (or the answer was never acknowledged). */
@@ -56,6 +78,7 @@ export class SipCall implements MediaCall {
         return this.answerSdp(this.channel.port);
       },
       digit: (key) => this.onDigit?.(key),
+      confirmed: () => this.offers.retry(),
     };
   }
 
@@ -101,6 +124,7 @@ export class SipCall implements MediaCall {
   setLocalDirection(direction: Direction): void {
     this.localDirection = direction;
     this.channel?.update(this.path());
+    this.offers.want(direction);
   }
 
   /** Mutes our side: the far end hears nothing, no new offer. */

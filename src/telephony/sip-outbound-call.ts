@@ -1,3 +1,4 @@
+import { DirectionOffers } from './direction-offers.js';
 import type { MediaChannel, Recording } from './media/host.js';
 import type { MediaPath } from './media/protocol.js';
 import type { FarEndEnd, MediaCall } from './media-call.js';
@@ -24,12 +25,21 @@ export class OutboundSipCall implements MediaCall {
   private finished = false;
   private localDirection: Direction = 'sendrecv';
   private muted = false;
+  /** Our own offers of a direction (Hold, Resume) as re-INVITEs to the callee. */
+  private readonly offers = new DirectionOffers(
+    (direction, done) =>
+      !this.finished &&
+      this.client.sendOffer(this.answerTo(this.remoteSdp, { ...this.negotiated, direction }), done),
+    () => this.finished,
+  );
 
   constructor(
     readonly client: ClientCall,
     readonly channel: MediaChannel,
     private negotiated: Negotiated,
-    /** Our SDP for a re-offer of the callee (same port and codec), with the direction it asks. */
+    /** The callee's SDP (its answer, then its latest offer): the template of ours. */
+    private remoteSdp: string,
+    /** Our SDP (same port and codec) in answer to `offer`, with `negotiated`'s direction. */
     private readonly answerTo: (offer: string, negotiated: Negotiated) => string,
   ) {
     channel.onDigit = (key) => this.onDigit?.(key);
@@ -70,6 +80,7 @@ export class OutboundSipCall implements MediaCall {
   setLocalDirection(direction: Direction): void {
     this.localDirection = direction;
     this.channel.update(this.path());
+    this.offers.want(direction);
   }
 
   setMuted(muted: boolean): void {
@@ -103,6 +114,7 @@ export class OutboundSipCall implements MediaCall {
     const next = negotiate(sdp);
     if ('status' in next || next.codec !== this.negotiated.codec || this.finished) return null;
     this.negotiated = { ...next, payloadType: this.negotiated.payloadType };
+    this.remoteSdp = sdp;
     this.channel.update(this.path());
     return this.answerTo(sdp, this.negotiated);
   }

@@ -127,7 +127,7 @@ export class SipTelephony implements Telephony {
             call.hangup();
             return fail('SIP call hung up: unusable SDP answer', { err: negotiated.reason });
           }
-          outbound = new OutboundSipCall(call, media, negotiated, (offer, next) => {
+          outbound = new OutboundSipCall(call, media, negotiated, sdp, (offer, next) => {
             local.version += 1;
             return buildAnswer(offer, next, local);
           });

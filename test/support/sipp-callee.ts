@@ -111,3 +111,39 @@ ${provisional('180 Ringing')}
     ]]>
   </send>
   <recv request="ACK"/>`;
+
+/**
+ * A re-INVITE of the engine (hold, resume) received in the dialog, its SDP checked for
+ * `a=<direction>` (the scenario fails otherwise), answered 200 with `answer` as direction, and
+ * its ACK.
+ */
+export const takeReinvite = (direction: string, answer: string): string => `
+  <recv request="INVITE">
+    <action>
+      <ereg regexp="a=${direction}" search_in="body" check_it="true" assign_to="dir"/>
+    </action>
+  </recv>
+  <send>
+    <![CDATA[
+      SIP/2.0 200 OK
+      [last_Via:]
+      [last_From:]
+      [last_To:]
+      [last_Call-ID:]
+      [last_CSeq:]
+      Contact: <sip:[local_ip]:[local_port];transport=[transport]>
+      Content-Type: application/sdp
+      Content-Length: [len]
+
+      v=0
+      o=caller 53655765 2 IN IP4 [local_ip]
+      s=-
+      c=IN IP4 [local_ip]
+      t=0 0
+      m=audio [sinkport] RTP/AVP 0 101
+      a=rtpmap:0 PCMU/8000
+      a=rtpmap:101 telephone-event/8000
+      a=${answer}
+    ]]>
+  </send>
+  <recv request="ACK"/>`;

@@ -62,9 +62,12 @@ describe.skipIf(skip)('outgoing SIP calls', () => {
       contentType: 'application/xml',
       body: req.url.endsWith('/dial')
         ? `<Response><Dial timeout="5"><Sip>sip:alice@127.0.0.1:${bridgedPort}</Sip></Dial></Response>`
-        : '<Response><Say>Hello from the engine</Say><Hangup/></Response>',
+        : req.url.endsWith('/hold')
+          ? '<Response><Hold/><Pause length="1"/><Resume/><Pause length="1"/><Hangup/></Response>'
+          : '<Response><Say>Hello from the engine</Say><Hangup/></Response>',
     }));
     engine.setNumber('+15550200', { voiceUrl: `${APP}/dial` });
+    engine.setNumber('+15550201', { voiceUrl: `${APP}/hold` });
     sip = await startSipService({ calls: engine, port: 0, rtpPorts: { min: 35000, max: 35999 }, tts });
     viaSip = sip.telephony(simulated as Telephony);
   });
@@ -153,5 +156,28 @@ describe.skipIf(skip)('outgoing SIP calls', () => {
       expect(ear.ssrcs().size).toBe(1);
       expect(ear.sequenceJumps()).toBe(0);
     }
+  }, 20_000);
+
+  it('puts a SIP caller on hold and back with re-INVITEs of ours (sendonly, then sendrecv)', async () => {
+    const ear = await rtpSink();
+    const caller = runSipp(
+      S.scenario(
+        'held',
+        `${S.answered()}${C.takeReinvite('sendonly', 'recvonly')}${C.takeReinvite('sendrecv', 'sendrecv')}${S.answerBye}`,
+      ),
+      `127.0.0.1:${sip.port}`,
+      { service: '+15550201', keys: { sinkport: ear.port, caller: '15554444' } },
+    );
+    const run = await caller.done;
+    ear.close();
+    expect(run.code, run.messages).toBe(0);
+    // The engine's INVITEs (its User-Agent), in order, and the direction each offered.
+    const ours = run.messages
+      .split(/^(?=INVITE sip:)/m)
+      .filter((block) => block.startsWith('INVITE') && /^User-Agent: rcml-engine/m.test(block));
+    expect(ours.map((block) => /a=(sendonly|sendrecv|recvonly|inactive)/.exec(block)?.[1])).toEqual([
+      'sendonly',
+      'sendrecv',
+    ]);
   }, 20_000);
 });

@@ -1,10 +1,11 @@
 import { Dialog, hostPort, type LocalAddress, responseTo, T1, token } from './dialog.js';
 import { cseqOf, headerOf, type SipHeaders, type SipRequest, type SipResponse } from './message.js';
+import { type ReinviteWire, sendReinvite } from './reinvite.js';
 import { dtmfOfInfo } from './server-call.js';
 import type { SipPeer } from './transport.js';
 
 /** What the endpoint lends an outgoing call: sending, its own address, and forgetting the call. */
-export interface ClientWire {
+export interface ClientWire extends ReinviteWire {
   readonly local: LocalAddress;
   send(message: SipRequest | SipResponse, peer: SipPeer): void;
   /** Sends a non-INVITE request of ours (CANCEL, BYE) and retransmits it until a final answer. */
@@ -66,6 +67,8 @@ export class ClientCall {
   private canceled = false;
   private cancelSent = false;
   private lastRefusal: SipRequest | undefined;
+  /** A re-INVITE of ours is under way (the callee's meanwhile gets 491). */
+  private offering = false;
   events: ClientCallEvents | undefined;
 
   constructor(
@@ -159,6 +162,18 @@ export class ClientCall {
     else if (this.state === 'answered') this.hangup();
   }
 
+  /** Sends a new offer of ours (hold, resume) once answered; false when it cannot now. */
+  sendOffer(sdp: string, done: (status: number) => void): boolean {
+    if (this.state !== 'answered' || !this.dialog || this.offering) return false;
+    this.offering = true;
+    const contact = headerOf(this.invite.headers, 'contact') ?? '';
+    sendReinvite(this.dialog, this.wire, contact, sdp, (status) => {
+      this.offering = false;
+      done(status);
+    });
+    return true;
+  }
+
   /** Our hang-up: BYE once answered, CANCEL before. */
   hangup(): void {
     if (this.state === 'calling' || this.state === 'proceeding') {
@@ -194,6 +209,10 @@ export class ClientCall {
         return;
       case 'INVITE':
       case 'UPDATE': {
+        if (request.method === 'INVITE' && this.offering) {
+          this.wire.send(responseTo(request, 491), peer);
+          return;
+        }
         const answer = request.body ? (this.events?.reoffer(request.body) ?? null) : null;
         if (answer === null) {
           this.wire.send(responseTo(request, 488), peer);

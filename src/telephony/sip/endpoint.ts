@@ -56,6 +56,8 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
   const invites = new Map<string, ServerCall>();
   /** Dialogs by Call-ID and our tag: inbound calls and answered outgoing ones. */
   const dialogs = new Map<string, ServerCall | ClientCall>();
+  /** Our re-INVITEs by branch. */
+  const reinvites = new Map<string, (response: SipResponse) => void>();
   /** Outgoing INVITE transactions by branch (kept a while after the end for late 2xx). */
   const outgoing = new Map<string, ClientCall>();
   const answered = new Map<string, { response: SipResponse; expires: number }>();
@@ -77,9 +79,19 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
     transport.send(message, peer);
   };
 
+  const listening = {
+    listen(branch: string, onResponse: (response: SipResponse) => void) {
+      reinvites.set(branch, onResponse);
+    },
+    unlisten(branch: string) {
+      reinvites.delete(branch);
+    },
+  };
+
   const wire: CallWire = {
     local,
     send,
+    ...listening,
     request(request, peer, onFinal) {
       // A CANCEL shares its INVITE's branch: the method tells their answers apart.
       const branch = `${branchOf(request)}|${cseqOfOr(request)}`;
@@ -109,6 +121,7 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
   const clientWire: ClientWire = {
     local,
     send,
+    ...listening,
     request: (request, peer, onFinal) => wire.request(request, peer, onFinal),
     confirm(call) {
       dialogs.set(dialogKey(call.callId, call.localTag), call);
@@ -227,7 +240,10 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
   const onResponse = (response: SipResponse) => {
     const method = cseqOfOr(response);
     if (method === 'INVITE') {
-      outgoing.get(branchOf(response))?.onResponse(response);
+      const branch = branchOf(response);
+      const reinvite = reinvites.get(branch);
+      if (reinvite) reinvite(response);
+      else outgoing.get(branch)?.onResponse(response);
       return;
     }
     if (response.status < 200) return;
