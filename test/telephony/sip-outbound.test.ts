@@ -34,6 +34,7 @@ describe.skipIf(skip)('outgoing SIP calls', () => {
   let viaSip: Telephony | undefined;
   let simulated: Telephony | undefined;
   let bridgedPort = 0;
+  let forkPorts = [0, 0];
   const finals = new Map<string, Readonly<CallRecord>>();
   const waiting = new Map<string, (call: Readonly<CallRecord>) => void>();
   const tts = createEspeakTts({ cacheDir: mkdtempSync(join(tmpdir(), 'rcml-tts-test-')) });
@@ -62,12 +63,15 @@ describe.skipIf(skip)('outgoing SIP calls', () => {
       contentType: 'application/xml',
       body: req.url.endsWith('/dial')
         ? `<Response><Dial timeout="5"><Sip>sip:alice@127.0.0.1:${bridgedPort}</Sip></Dial></Response>`
-        : req.url.endsWith('/hold')
-          ? '<Response><Hold/><Pause length="1"/><Resume/><Pause length="1"/><Hangup/></Response>'
-          : '<Response><Say>Hello from the engine</Say><Hangup/></Response>',
+        : req.url.endsWith('/fork')
+          ? `<Response><Dial timeout="5"><Sip>sip:alice@127.0.0.1:${forkPorts[0]}</Sip><Sip>sip:bob@127.0.0.1:${forkPorts[1]}</Sip></Dial></Response>`
+          : req.url.endsWith('/hold')
+            ? '<Response><Hold/><Pause length="1"/><Resume/><Pause length="1"/><Hangup/></Response>'
+            : '<Response><Say>Hello from the engine</Say><Hangup/></Response>',
     }));
     engine.setNumber('+15550200', { voiceUrl: `${APP}/dial` });
     engine.setNumber('+15550201', { voiceUrl: `${APP}/hold` });
+    engine.setNumber('+15550202', { voiceUrl: `${APP}/fork` });
     sip = await startSipService({ calls: engine, port: 0, rtpPorts: { min: 35000, max: 35999 }, tts });
     viaSip = sip.telephony(simulated as Telephony);
   });
@@ -180,4 +184,62 @@ describe.skipIf(skip)('outgoing SIP calls', () => {
       'sendrecv',
     ]);
   }, 20_000);
+
+  it('forks a Dial to two sip: addresses: the one that answers is bridged, the other gets a CANCEL', async () => {
+    const winner = callee('winner', C.answering(), { sinkport: 9 });
+    const loser = callee('loser', C.ringingUntilCancel);
+    forkPorts = [winner.port, loser.port];
+    const caller = runSipp(
+      S.scenario('forking', `${S.answered()}${S.pause(500)}${S.sendBye()}`),
+      `127.0.0.1:${sip.port}`,
+      { service: '+15550202', keys: { sinkport: 9, caller: '15555555' } },
+    );
+    const [from, won, lost] = await Promise.all([caller.done, winner.done, loser.done]);
+    expect(from.code, from.messages).toBe(0);
+    expect(won.code, won.messages).toBe(0);
+    expect(lost.code, lost.messages).toBe(0);
+    expect(lost.messages).toMatch(/^CANCEL sip:bob@/m);
+  }, 20_000);
+
+  it('refuses a sip: target the egress policy forbids: the call fails with a warning naming it', async () => {
+    const guarded = createEngine({
+      clock: 'real',
+      telephony: (fallback) => ({
+        dial: (request, events) => (viaGuarded ?? fallback).dial(request, events),
+        connect: (a, b, options) => fallback.connect(a, b, options),
+        room: (sid, name) => fallback.room(sid, name),
+      }),
+    });
+    let viaGuarded: Telephony | undefined;
+    const warnings: string[] = [];
+    const service = await startSipService({
+      calls: guarded,
+      port: 0,
+      rtpPorts: { min: 36000, max: 36999 },
+      tts,
+      egress: { denyPrivateNetworks: true },
+      onWarning: (message, detail) => warnings.push(`${message}: ${String(detail.err)}`),
+    });
+    viaGuarded = service.telephony(simulated as Telephony);
+    try {
+      const failed = new Promise<string>((resolve) => {
+        const call = guarded.createCall({
+          From: '+15551111',
+          To: 'sip:eve@127.0.0.1:9',
+          Url: `${APP}/hello`,
+        });
+        const unwatch = guarded.liveCall(call.sid).watch((c) => {
+          if (c.ended) {
+            unwatch();
+            resolve(c.record.status);
+          }
+        });
+      });
+      expect(await failed).toBe('failed');
+      expect(warnings.join('\n')).toContain('refused by the egress policy');
+    } finally {
+      await service.close();
+      await guarded.close();
+    }
+  });
 });
