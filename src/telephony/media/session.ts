@@ -27,6 +27,9 @@ function encoded(codec: Codec, pcm: Int16Array, key: string | undefined): Uint8A
   return bytes;
 }
 
+/** Relayed audio a bridged session keeps at most: 60 ms, so a faster sender adds no delay. */
+const RELAY_BYTES = FRAME_SAMPLES * 3;
+
 /** Counters shared by every session of the worker. */
 export interface SessionTotals {
   sent: number;
@@ -57,8 +60,9 @@ export class MediaSession {
   private readonly dtmf = new DtmfReceiver();
   /** The session bridged to this one: what either receives, the other sends. */
   private linked: MediaSession | undefined;
-  /** Audio the linked session received, in this session's codec, waiting for our ticks. */
-  private relay: Buffer = Buffer.alloc(0);
+  /** Audio the linked session received, in this session's codec, waiting for our ticks (60 ms). */
+  private readonly relay = new Uint8Array(RELAY_BYTES);
+  private relayed = 0;
   private lastArrival = 0;
   private lastSequence: number | undefined;
 
@@ -122,7 +126,7 @@ export class MediaSession {
    */
   link(peer: MediaSession | undefined): void {
     this.linked = peer;
-    this.relay = Buffer.alloc(0);
+    this.relayed = 0;
   }
 
   get peer(): MediaSession | undefined {
@@ -134,10 +138,15 @@ export class MediaSession {
    * 60 ms, the oldest dropped, so a faster sender cannot build up delay).
    */
   relayIn(payload: Uint8Array, codec: Codec): void {
-    const bytes = codec === this.codec ? payload : encode(this.codec, decode(codec, payload));
-    this.relay = Buffer.concat([this.relay, bytes]);
-    const max = FRAME_SAMPLES * 3;
-    if (this.relay.length > max) this.relay = this.relay.subarray(this.relay.length - max);
+    let bytes = codec === this.codec ? payload : encode(this.codec, decode(codec, payload));
+    if (bytes.length > RELAY_BYTES) bytes = bytes.subarray(bytes.length - RELAY_BYTES);
+    const drop = Math.max(0, this.relayed + bytes.length - RELAY_BYTES);
+    if (drop > 0) {
+      this.relay.copyWithin(0, drop, this.relayed);
+      this.relayed -= drop;
+    }
+    this.relay.set(bytes, this.relayed);
+    this.relayed += bytes.length;
   }
 
   /** One 20 ms step: send a frame, take one into the recording. */
@@ -150,9 +159,10 @@ export class MediaSession {
         this.player = undefined;
         this.emit({ type: 'played', id: this.id, play: done, stopped: false });
       }
-    } else if (this.relay.length >= FRAME_SAMPLES) {
+    } else if (this.relayed >= FRAME_SAMPLES) {
       this.frame.set(this.relay.subarray(0, FRAME_SAMPLES));
-      this.relay = this.relay.subarray(FRAME_SAMPLES);
+      this.relay.copyWithin(0, FRAME_SAMPLES, this.relayed);
+      this.relayed -= FRAME_SAMPLES;
       frame = this.frame;
     }
     const remote = this.path.remote;
