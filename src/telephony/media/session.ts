@@ -135,9 +135,12 @@ export class MediaSession {
 
   /**
    * Audio the linked session received, in `codec`: kept for this session's next ticks (at most
-   * 60 ms, the oldest dropped, so a faster sender cannot build up delay).
+   * 60 ms, the oldest dropped, so a faster sender cannot build up delay), unless this session
+   * is held.
    */
   relayIn(payload: Uint8Array, codec: Codec): void {
+    // A line we hold (we take none of its audio) hears no one either: it is out of the bridge.
+    if (!this.path.receive) return;
     let bytes = codec === this.codec ? payload : encode(this.codec, decode(codec, payload));
     if (bytes.length > RELAY_BYTES) bytes = bytes.subarray(bytes.length - RELAY_BYTES);
     const drop = Math.max(0, this.relayed + bytes.length - RELAY_BYTES);

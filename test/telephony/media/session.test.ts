@@ -103,4 +103,29 @@ describe('media session bridges', () => {
     a.media.close();
     expect(b.media.peer).toBeUndefined();
   });
+
+  it('a held session (receiving nothing) is out of the bridge both ways', () => {
+    const a = session(1, 'PCMU');
+    const b = session(2, 'PCMU');
+    a.media.link(b.media);
+    b.media.link(a.media);
+    // Hold on b: we still send to it, but take nothing of it, and relay nothing to it.
+    b.media.update({ remote: { address: '127.0.0.1', port: 9 }, send: true, receive: false });
+    a.receive(
+      writeRtp(
+        { payloadType: 0, marker: false, sequence: 1, timestamp: 0, ssrc: 7 },
+        alawmulaw.mulaw.encode(tone),
+      ),
+    );
+    b.receive(
+      writeRtp(
+        { payloadType: 0, marker: false, sequence: 1, timestamp: 0, ssrc: 8 },
+        alawmulaw.mulaw.encode(tone),
+      ),
+    );
+    a.media.tick();
+    b.media.tick();
+    for (const sent of [a.sent, b.sent])
+      expect(level(alawmulaw.mulaw.decode(new Uint8Array(readRtp(sent[0])?.payload ?? [])))).toBeLessThan(20);
+  });
 });
