@@ -26,7 +26,7 @@ import type { CallControl } from './platform/call-control.js';
 /** Engine options a server passes through unchanged. */
 export type ServerEngineOptions = Pick<
   EngineOptions,
-  'settings' | 'http' | 'defaultParty' | 'onEvent' | 'queues' | 'instanceId'
+  'settings' | 'http' | 'defaultParty' | 'onEvent' | 'queues' | 'instanceId' | 'telephony'
 >;
 
 /** Options shared by {@link createEngineApp} and {@link startEngineServer}. */

@@ -1,10 +1,11 @@
+import { DirectionOffers } from './direction-offers.js';
 import type { MediaChannel, MediaHost, Recording } from './media/host.js';
 import type { MediaPath } from './media/protocol.js';
+import type { FarEndEnd, MediaCall } from './media-call.js';
 import { buildAnswer, type Direction, type Negotiated, negotiate } from './sip/sdp.js';
 import type { ServerCall } from './sip/server-call.js';
 
-/** How an inbound SIP call ended on the caller's side. */
-export type FarEndEnd = 'canceled' | 'hangup';
+export type { FarEndEnd } from './media-call.js';
 
 function pathOf(negotiated: Negotiated): MediaPath {
   const d: Direction = negotiated.direction;
@@ -20,7 +21,7 @@ function pathOf(negotiated: Negotiated): MediaPath {
  * range), plays and records through the media worker, follows the caller's re-offers (hold)
  * and hangs up. The engine's call line is built over this; it knows no RCML.
  */
-export class SipCall {
+export class SipCall implements MediaCall {
   private channel: MediaChannel | undefined;
   private opening: Promise<MediaChannel> | undefined;
   private negotiated: Negotiated;
@@ -30,6 +31,27 @@ export class SipCall {
   private finished = false;
   private localDirection: Direction = 'sendrecv';
   private muted = false;
+  /** Our own offers of a direction (Hold, Resume) as re-INVITEs to the caller. */
+  private readonly offers = new DirectionOffers(
+    (direction, done) => {
+      const channel = this.channel;
+      if (!channel || this.finished) return false;
+      const sdp = buildAnswer(
+        this.offer,
+        { ...this.negotiated, direction },
+        {
+          sessionId: this.sessionId,
+          version: this.version + 1,
+          address: this.publicAddress,
+          port: channel.port,
+        },
+      );
+      if (!this.server.sendOffer(sdp, done)) return false;
+      this.version += 1;
+      return true;
+    },
+    () => this.finished,
+  );
   /** A key pressed (RFC 4733 or SIP INFO). */
   onDigit: ((key: string) => void) | undefined;
   /** The caller canceled or hung up (or the answer was never acknowledged). */
@@ -56,6 +78,7 @@ export class SipCall {
         return this.answerSdp(this.channel.port);
       },
       digit: (key) => this.onDigit?.(key),
+      confirmed: () => this.offers.retry(),
     };
   }
 
@@ -65,6 +88,10 @@ export class SipCall {
 
   get ended(): boolean {
     return this.finished;
+  }
+
+  mediaChannel(): MediaChannel | undefined {
+    return this.finished ? undefined : this.channel;
   }
 
   /** 180 Ringing. */
@@ -97,6 +124,7 @@ export class SipCall {
   setLocalDirection(direction: Direction): void {
     this.localDirection = direction;
     this.channel?.update(this.path());
+    this.offers.want(direction);
   }
 
   /** Mutes our side: the far end hears nothing, no new offer. */

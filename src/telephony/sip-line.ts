@@ -13,7 +13,7 @@ import type {
 import type { CallStatus } from '../engine/records.js';
 import { CALL_RATE, decodeWav, encodeWav } from './audio/decode.js';
 import { beep, silence } from './audio/tones.js';
-import type { SipCall } from './sip-call.js';
+import type { MediaCall } from './media-call.js';
 import type { TextToSpeech } from './tts/port.js';
 
 /**
@@ -47,7 +47,7 @@ function refusalOf(status: CallStatus, reason: LineEndReason | undefined): numbe
 }
 
 /**
- * The engine's `CallLine` over an inbound SIP call: Say through the TTS port, Play from the
+ * The engine's `CallLine` over a SIP call, inbound or outgoing: Say through the TTS port, Play from the
  * fetched bytes (any WAV, resampled to 8 kHz), Pause as silence, Record from the caller's RTP,
  * keys from RFC 4733 and SIP INFO. Before the answer there is no media: a play (a Pause on a
  * ringing call) only takes its time.
@@ -61,7 +61,7 @@ export class SipCallLine implements CallLine {
   private readonly decoded = new Map<string, Int16Array>();
 
   constructor(
-    readonly call: SipCall,
+    readonly call: MediaCall,
     private readonly tts: TextToSpeech,
     private readonly onError: (err: unknown) => void = () => {},
   ) {
@@ -167,7 +167,7 @@ export class SipCallLine implements CallLine {
   }
 
   sendDigits(_digits: string): void {
-    // Sending DTMF comes with outgoing calls (Dial sendDigits); an inbound caller sends, not receives.
+    // Not sent yet: only Dial's Number sendDigits asks for it, and numbers are not called over SIP.
   }
 
   prepare(sources: readonly MediaSource[]): void {

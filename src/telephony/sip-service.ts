@@ -1,12 +1,16 @@
+import { EgressGuard, type EgressPolicy } from '../engine/fetch/egress.js';
 import type { CallLine } from '../engine/ports/call-line.js';
+import type { Telephony } from '../engine/ports/telephony.js';
 import type { CallRecord } from '../engine/records.js';
 import { MediaHost } from './media/host.js';
 import type { MediaStats } from './media/protocol.js';
+import type { MediaCall } from './media-call.js';
 import { openSipEndpoint } from './sip/endpoint.js';
 import { headerSpelling } from './sip/message.js';
 import type { ServerCall } from './sip/server-call.js';
 import { SipCall } from './sip-call.js';
 import { SipCallLine } from './sip-line.js';
+import { SipTelephony } from './sip-telephony.js';
 import { createEspeakTts } from './tts/espeak.js';
 import type { TextToSpeech } from './tts/port.js';
 
@@ -46,6 +50,11 @@ export interface SipServiceOptions {
    * is at its live-call limit), or undefined to take it.
    */
   admit?(): number | undefined;
+  /**
+   * Which addresses outgoing INVITEs may go to (default: any). `rcml serve` passes the same
+   * policy as for HTTP.
+   */
+  egress?: EgressPolicy;
   /** Warnings (refused requests, unreadable messages) and errors. */
   onWarning?(message: string, detail: Record<string, unknown>): void;
 }
@@ -57,6 +66,11 @@ export interface SipService {
   readonly publicAddress: string;
   /** The media worker's pacing loop and receiver figures since the last call. */
   mediaStats(): Promise<MediaStats>;
+  /**
+   * The engine's `Telephony` over this service: `sip:` targets are called over SIP; anything
+   * else goes to `fallback` (the simulated parties).
+   */
+  telephony(fallback: Telephony): Telephony;
   close(): Promise<void>;
 }
 
@@ -104,7 +118,7 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
     );
     tts = espeak;
   }
-  const live = new Set<SipCall>();
+  const live = new Set<MediaCall>();
   let endpoint: Awaited<ReturnType<typeof openSipEndpoint>>;
   try {
     endpoint = await openSipEndpoint({
@@ -153,8 +167,20 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
     port: endpoint.port,
     publicAddress: endpoint.publicAddress,
     mediaStats: () => media.stats(),
+    telephony: (fallback) =>
+      new SipTelephony(
+        {
+          endpoint,
+          media,
+          tts,
+          egress: new EgressGuard(options.egress ?? { denyPrivateNetworks: false }),
+          live,
+          warn,
+        },
+        fallback,
+      ),
     async close() {
-      for (const call of live) call.hangup();
+      for (const call of [...live]) call.hangup();
       live.clear();
       await endpoint.close();
       await media.close();

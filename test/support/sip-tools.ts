@@ -70,6 +70,8 @@ export function runSipp(
     keys?: Record<string, string | number>;
     service?: string;
     extra?: string[];
+    /** Its SIP port (a callee the test calls); default one drawn at random. */
+    port?: number;
   } = {},
 ): { done: Promise<SippRun> } {
   const dir = mkdtempSync(join(tmpdir(), 'rcml-sipp-'));
@@ -84,7 +86,7 @@ export function runSipp(
       '-i',
       '127.0.0.1',
       '-p',
-      String(30000 + Math.floor(Math.random() * 5000) * 2 + 1),
+      String(options.port ?? 30000 + Math.floor(Math.random() * 5000) * 2 + 1),
       '-mp',
       String(40000 + Math.floor(Math.random() * 10000) * 2),
       '-m',

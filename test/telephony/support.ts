@@ -9,6 +9,9 @@ export interface RtpSink {
   /** Arrival times (ms, performance.now()) of the packets. */
   arrivals(): number[];
   payloadTypes(): Set<number>;
+  /** SSRCs seen, and sequence numbers that did not follow the previous one of their stream. */
+  ssrcs(): Set<number>;
+  sequenceJumps(): number;
   close(): void;
 }
 
@@ -17,9 +20,15 @@ export async function rtpSink(): Promise<RtpSink> {
   const chunks: Buffer[] = [];
   const times: number[] = [];
   const types = new Set<number>();
+  const ssrcs = new Set<number>();
+  let jumps = 0;
+  let lastSequence: number | undefined;
   socket.on('message', (packet) => {
     const rtp = readRtp(packet);
     if (!rtp) return;
+    ssrcs.add(rtp.ssrc);
+    if (lastSequence !== undefined && rtp.sequence !== ((lastSequence + 1) & 0xffff)) jumps++;
+    lastSequence = rtp.sequence;
     times.push(performance.now());
     types.add(rtp.payloadType);
     chunks.push(Buffer.from(rtp.payload));
@@ -30,6 +39,8 @@ export async function rtpSink(): Promise<RtpSink> {
     payloads: () => Buffer.concat(chunks),
     arrivals: () => times,
     payloadTypes: () => types,
+    ssrcs: () => ssrcs,
+    sequenceJumps: () => jumps,
     close: () => socket.close(),
   };
 }

@@ -8,6 +8,7 @@ import { DRAINING_CHECK } from '../../api/ops/drain.js';
 import { ensureAccount } from '../../api/server.js';
 import { type ClusterBackends, openClusterBackends } from '../../cluster/backends.js';
 import { redactUrl } from '../../engine/fetcher.js';
+import type { Telephony } from '../../engine/ports/telephony.js';
 import type { CallRecord } from '../../engine/records.js';
 import { createDatabaseIfAbsent } from '../../store/postgres/create-database.js';
 import { lockDataDirectory } from '../../store/sqlite/lock.js';
@@ -342,6 +343,20 @@ export function registerServe(program: Command): void {
       await cluster?.close();
       command.error(`error: ${err instanceof Error ? err.message : String(err)}`, { exitCode: 2 });
     }
+    // With --sip, calls to sip: targets leave over SIP once the service runs (it starts after
+    // the engine); until then, and for other targets, the simulated parties answer as before.
+    let sipTelephony: Telephony | undefined;
+    let simulated: Telephony | undefined;
+    const telephony = options.sip
+      ? (fallback: Telephony): Telephony => {
+          simulated = fallback;
+          return {
+            dial: (request, events) => (sipTelephony ?? fallback).dial(request, events),
+            connect: (a, b, linkOptions) => (sipTelephony ?? fallback).connect(a, b, linkOptions),
+            room: (sid, name) => (sipTelephony ?? fallback).room(sid, name),
+          };
+        }
+      : undefined;
     const server = await startEngineServer({
       store,
       host: options.host,
@@ -366,6 +381,7 @@ export function registerServe(program: Command): void {
             }
           : {}),
         http: { egress: egress.policy, ...fetcherOptionsOf(options), gate: cluster?.gate },
+        telephony,
       },
       onError: (err) => log.error({ err }, 'unexpected error'),
       ops,
@@ -447,8 +463,11 @@ export function registerServe(program: Command): void {
             (options.maxLiveCalls > 0 && server.engine.liveCount >= options.maxLiveCalls)
               ? 503
               : undefined,
+          // Outgoing INVITEs obey the same egress policy as webhooks.
+          egress: egress.policy,
           onWarning: (message, detail) => log.warn(detail, message),
         });
+        if (simulated) sipTelephony = sip.telephony(simulated);
         lines.push(
           `sip: listening on udp+tcp ${sip.host}:${sip.port}, rtp ${options.rtpPorts.min}-${options.rtpPorts.max}, public address ${sip.publicAddress}`,
         );

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { Codec, MediaCommand, MediaEvent, MediaPath, MediaStats } from './protocol.js';
+import type { Codec, CodecSettings, MediaCommand, MediaEvent, MediaPath, MediaStats } from './protocol.js';
 import type { MediaWorkerData } from './worker.js';
 
 /** Options of `startMediaHost`. */
@@ -152,8 +152,8 @@ export class MediaChannel {
   ) {}
 
   /** Changes where RTP goes and which ways it flows (hold, resume, new far-end address). */
-  update(path: MediaPath): void {
-    this.host.send({ type: 'update', id: this.id, ...path });
+  update(path: MediaPath, codec?: CodecSettings): void {
+    this.host.send({ type: 'update', id: this.id, ...path, codec });
   }
 
   /**
@@ -183,6 +183,12 @@ export class MediaChannel {
     });
     this.host.send({ type: 'record', id: this.id, record, maxMs, silenceMs });
     return { done, stop: () => this.host.send({ type: 'stop-record', id: this.id, record }) };
+  }
+
+  /** Bridges this call's media to `peer`'s (each hears the other); `null` takes the bridge apart. */
+  link(peer: MediaChannel | null): void {
+    if (this.isClosed) return;
+    this.host.send({ type: 'link', id: this.id, peer: peer ? peer.id : null });
   }
 
   /** Ends the call's media: plays stop, a recording under way ends with what it has. */

@@ -15,17 +15,22 @@ export interface MediaPath {
   receive: boolean;
 }
 
-export interface OpenCommand extends MediaPath {
-  type: 'open';
-  id: number;
+/** The negotiated codec of a call's stream. */
+export interface CodecSettings {
   codec: Codec;
   payloadType: number;
   dtmfPayloadType?: number;
 }
 
+export interface OpenCommand extends MediaPath, CodecSettings {
+  type: 'open';
+  id: number;
+}
+
 export type MediaCommand =
   | OpenCommand
-  | ({ type: 'update'; id: number } & MediaPath)
+  /** New path; with `codec` (an outgoing call's answer) the codec settings change too. */
+  | ({ type: 'update'; id: number; codec?: CodecSettings } & MediaPath)
   /**
    * Plays PCM `loop` times (0: until stopped); `played` when done or stopped. With `key` (the
    * same audio for every call: a prompt, a file) the worker encodes it once per codec.
@@ -38,6 +43,8 @@ export type MediaCommand =
    */
   | { type: 'record'; id: number; record: number; maxMs: number; silenceMs: number }
   | { type: 'stop-record'; id: number; record: number }
+  /** Bridges two calls' media (each sends what the other receives); `peer: null` takes `id`'s bridge apart. */
+  | { type: 'link'; id: number; peer: number | null }
   | { type: 'close'; id: number }
   | { type: 'stats' }
   | { type: 'shutdown' };

@@ -1,11 +1,11 @@
 import { randomInt } from 'node:crypto';
 import type dgram from 'node:dgram';
 import { DtmfReceiver } from './dtmf.js';
-import { encode, FRAME_SAMPLES, SILENCE_BYTE } from './g711.js';
+import { decode, encode, FRAME_SAMPLES, SILENCE_BYTE } from './g711.js';
 import type { Histogram } from './histogram.js';
 import { JitterBuffer } from './jitter.js';
 import { Player } from './player.js';
-import type { Codec, MediaEvent, MediaPath, OpenCommand } from './protocol.js';
+import type { Codec, CodecSettings, MediaEvent, MediaPath, OpenCommand } from './protocol.js';
 import { Recorder } from './recorder.js';
 import { readRtp, writeRtp } from './rtp.js';
 
@@ -27,6 +27,9 @@ function encoded(codec: Codec, pcm: Int16Array, key: string | undefined): Uint8A
   return bytes;
 }
 
+/** Relayed audio a bridged session keeps at most: 60 ms, so a faster sender adds no delay. */
+const RELAY_BYTES = FRAME_SAMPLES * 3;
+
 /** Counters shared by every session of the worker. */
 export interface SessionTotals {
   sent: number;
@@ -41,20 +44,25 @@ export interface SessionTotals {
  */
 export class MediaSession {
   readonly id: number;
-  private readonly codec: Codec;
-  private readonly payloadType: number;
-  private readonly dtmfPayloadType: number | undefined;
+  private codec: Codec;
+  private payloadType: number;
+  private dtmfPayloadType: number | undefined;
   private path: MediaPath;
   private readonly ssrc = randomInt(0, 0xffffffff);
   private sequence = randomInt(0, 0xffff);
   private timestamp = randomInt(0, 0xffffffff);
   private marker = true;
-  private readonly silence: Uint8Array;
+  private silence: Uint8Array;
   private readonly frame = new Uint8Array(FRAME_SAMPLES);
   private player: Player | undefined;
   private recorder: Recorder | undefined;
   private jitter: JitterBuffer | undefined;
   private readonly dtmf = new DtmfReceiver();
+  /** The session bridged to this one: what either receives, the other sends. */
+  private linked: MediaSession | undefined;
+  /** Audio the linked session received, in this session's codec, waiting for our ticks (60 ms). */
+  private readonly relay = new Uint8Array(RELAY_BYTES);
+  private relayed = 0;
   private lastArrival = 0;
   private lastSequence: number | undefined;
 
@@ -79,9 +87,15 @@ export class MediaSession {
     });
   }
 
-  update(path: MediaPath): void {
+  update(path: MediaPath, codec?: CodecSettings): void {
     if (!this.path.send && path.send) this.marker = true;
-    this.path = path;
+    this.path = { remote: path.remote, send: path.send, receive: path.receive };
+    if (codec) {
+      this.codec = codec.codec;
+      this.payloadType = codec.payloadType;
+      this.dtmfPayloadType = codec.dtmfPayloadType;
+      this.silence = new Uint8Array(FRAME_SAMPLES).fill(SILENCE_BYTE[this.codec]);
+    }
   }
 
   play(play: number, pcm: Int16Array, loop: number, key?: string): void {
@@ -105,6 +119,39 @@ export class MediaSession {
     if (this.recorder?.record === record) this.finishRecording('stopped');
   }
 
+  /**
+   * Bridges this session to `peer` (undefined: takes it apart). Relayed audio goes out in this
+   * session's own packets (its SSRC, sequence and timestamp), so the far end hears one stream
+   * across prompts and the bridge.
+   */
+  link(peer: MediaSession | undefined): void {
+    this.linked = peer;
+    this.relayed = 0;
+  }
+
+  get peer(): MediaSession | undefined {
+    return this.linked;
+  }
+
+  /**
+   * Audio the linked session received, in `codec`: kept for this session's next ticks (at most
+   * 60 ms, the oldest dropped, so a faster sender cannot build up delay), unless this session
+   * is held.
+   */
+  relayIn(payload: Uint8Array, codec: Codec): void {
+    // A line we hold (we take none of its audio) hears no one either: it is out of the bridge.
+    if (!this.path.receive) return;
+    let bytes = codec === this.codec ? payload : encode(this.codec, decode(codec, payload));
+    if (bytes.length > RELAY_BYTES) bytes = bytes.subarray(bytes.length - RELAY_BYTES);
+    const drop = Math.max(0, this.relayed + bytes.length - RELAY_BYTES);
+    if (drop > 0) {
+      this.relay.copyWithin(0, drop, this.relayed);
+      this.relayed -= drop;
+    }
+    this.relay.set(bytes, this.relayed);
+    this.relayed += bytes.length;
+  }
+
   /** One 20 ms step: send a frame, take one into the recording. */
   tick(): void {
     let frame = this.silence;
@@ -115,6 +162,11 @@ export class MediaSession {
         this.player = undefined;
         this.emit({ type: 'played', id: this.id, play: done, stopped: false });
       }
+    } else if (this.relayed >= FRAME_SAMPLES) {
+      this.frame.set(this.relay.subarray(0, FRAME_SAMPLES));
+      this.relay.copyWithin(0, FRAME_SAMPLES, this.relayed);
+      this.relayed -= FRAME_SAMPLES;
+      frame = this.frame;
     }
     const remote = this.path.remote;
     if (this.path.send && remote) {
@@ -175,12 +227,16 @@ export class MediaSession {
       if (key) this.emit({ type: 'digit', id: this.id, key });
       return;
     }
-    if (rtp.payloadType === this.payloadType && this.jitter && rtp.payload.length > 0) {
-      this.jitter.push(rtp.sequence, rtp.payload);
+    if (rtp.payloadType === this.payloadType && rtp.payload.length > 0) {
+      this.jitter?.push(rtp.sequence, rtp.payload);
+      this.linked?.relayIn(rtp.payload, this.codec);
     }
   }
 
   close(): void {
+    const peer = this.linked;
+    this.linked = undefined;
+    if (peer?.peer === this) peer.link(undefined);
     this.player = undefined;
     if (this.recorder) this.finishRecording('stopped');
     this.socket.close();

@@ -87,7 +87,7 @@ port.on('message', (command: MediaCommand) => {
       void open(command);
       return;
     case 'update':
-      sessions.get(command.id)?.update(command);
+      sessions.get(command.id)?.update(command, command.codec);
       return;
     case 'play':
       sessions.get(command.id)?.play(command.play, command.pcm, command.loop, command.key);
@@ -101,6 +101,19 @@ port.on('message', (command: MediaCommand) => {
     case 'stop-record':
       sessions.get(command.id)?.stopRecord(command.record);
       return;
+    case 'link': {
+      const session = sessions.get(command.id);
+      const old = session?.peer;
+      old?.link(undefined);
+      session?.link(undefined);
+      const peer = command.peer === null ? undefined : sessions.get(command.peer);
+      if (session && peer && peer !== session) {
+        peer.peer?.link(undefined);
+        session.link(peer);
+        peer.link(session);
+      }
+      return;
+    }
     case 'close': {
       const session = sessions.get(command.id);
       if (!session) return;

@@ -63,46 +63,99 @@ export function responseTo(
   };
 }
 
-/** The dialog an answered INVITE made, seen from our (the called) side. */
+/** The dialog an answered INVITE made, from either side. */
 export class Dialog {
   readonly callId: string;
   readonly localTag: string;
   readonly remoteTag: string;
-  /** Our URI (the INVITE's To, with our tag). */
+  /** Our URI with our tag (the INVITE's To when called, its From when calling). */
   readonly local: string;
-  /** The caller's URI (the INVITE's From, with its tag). */
+  /** The far end's URI with its tag. */
   readonly remote: string;
-  /** Where in-dialog requests go: the caller's Contact. */
+  /** Where in-dialog requests go: the far end's Contact. */
   remoteTarget: string;
-  /** Record-Route as received: a UAS keeps its order (RFC 3261 section 12.1.1). */
+  /** The route set: Record-Route as received by a UAS, reversed by a UAC (RFC 3261 section 12.1). */
   readonly routeSet: string[];
   localSeq = Math.floor(Math.random() * 10_000) + 1;
   remoteSeq: number;
 
-  constructor(
-    invite: SipRequest,
-    localTag: string,
+  private constructor(
+    fields: {
+      callId: string;
+      localTag: string;
+      remoteTag: string;
+      local: string;
+      remote: string;
+      remoteTarget: string;
+      routeSet: string[];
+      localSeq?: number;
+      remoteSeq: number;
+    },
     readonly peer: SipPeer,
   ) {
-    this.callId = headerOf(invite.headers, 'call-id') ?? '';
-    this.localTag = localTag;
+    this.callId = fields.callId;
+    this.localTag = fields.localTag;
+    this.remoteTag = fields.remoteTag;
+    this.local = fields.local;
+    this.remote = fields.remote;
+    this.remoteTarget = fields.remoteTarget;
+    this.routeSet = fields.routeSet;
+    if (fields.localSeq !== undefined) this.localSeq = fields.localSeq;
+    this.remoteSeq = fields.remoteSeq;
+  }
+
+  /** The dialog of an INVITE we answer (we are the UAS). */
+  static asCallee(invite: SipRequest, localTag: string, peer: SipPeer): Dialog {
     const from = parseNameAddr(headerOf(invite.headers, 'from') ?? '');
     const to = parseNameAddr(headerOf(invite.headers, 'to') ?? '');
-    this.remoteTag = from?.params.tag ?? '';
-    this.remote = headerOf(invite.headers, 'from') ?? '';
-    this.local = to ? formatNameAddr({ ...to, params: { ...to.params, tag: localTag } }) : '';
     const contact = parseNameAddr(headerOf(invite.headers, 'contact') ?? '');
-    this.remoteTarget = contact?.uri ?? from?.uri ?? '';
-    this.routeSet = headersOf(invite.headers, 'record-route');
-    this.remoteSeq = cseqOf(invite).seq;
+    return new Dialog(
+      {
+        callId: headerOf(invite.headers, 'call-id') ?? '',
+        localTag,
+        remoteTag: from?.params.tag ?? '',
+        local: to ? formatNameAddr({ ...to, params: { ...to.params, tag: localTag } }) : '',
+        remote: headerOf(invite.headers, 'from') ?? '',
+        remoteTarget: contact?.uri ?? from?.uri ?? '',
+        routeSet: headersOf(invite.headers, 'record-route'),
+        remoteSeq: cseqOf(invite).seq,
+      },
+      peer,
+    );
+  }
+
+  /** The dialog of an INVITE of ours that `ok` (a 2xx) answered (we are the UAC). */
+  static asCaller(invite: SipRequest, ok: SipResponse, localTag: string, peer: SipPeer): Dialog {
+    const to = headerOf(ok.headers, 'to') ?? '';
+    const contact = parseNameAddr(headerOf(ok.headers, 'contact') ?? '');
+    return new Dialog(
+      {
+        callId: headerOf(invite.headers, 'call-id') ?? '',
+        localTag,
+        remoteTag: parseNameAddr(to)?.params.tag ?? '',
+        local: headerOf(invite.headers, 'from') ?? '',
+        remote: to,
+        remoteTarget: contact?.uri ?? invite.uri,
+        routeSet: headersOf(ok.headers, 'record-route').reverse(),
+        localSeq: cseqOf(invite).seq,
+        remoteSeq: 0,
+      },
+      peer,
+    );
   }
 
   /**
    * An in-dialog request of ours (BYE) and the peer to send it to: the first loose route, else
    * the remote target, over the transport the call came in on.
    */
-  request(method: string, local: LocalAddress, branch: string): { request: SipRequest; peer: SipPeer } {
-    this.localSeq += 1;
+  request(
+    method: string,
+    local: LocalAddress,
+    branch: string,
+    /** The CSeq number to use (an ACK takes its INVITE's); default the next one. */
+    seq?: number,
+  ): { request: SipRequest; peer: SipPeer } {
+    if (seq === undefined) this.localSeq += 1;
     const transport = this.peer.transport.toUpperCase();
     const headers: SipHeaders = [
       ['via', `SIP/2.0/${transport} ${hostPort(local)};branch=z9hG4bK${branch};rport`],
@@ -110,7 +163,7 @@ export class Dialog {
       ['from', this.local],
       ['to', this.remote],
       ['call-id', this.callId],
-      ['cseq', `${this.localSeq} ${method}`],
+      ['cseq', `${seq ?? this.localSeq} ${method}`],
     ];
     for (const route of this.routeSet) headers.push(['route', route]);
     headers.push(['user-agent', 'rcml-engine']);

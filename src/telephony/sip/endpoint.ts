@@ -1,4 +1,5 @@
 import { parseNameAddr } from './address.js';
+import { ClientCall, type ClientCallRequest, type ClientWire } from './client-call.js';
 import { type LocalAddress, responseTo, T1, T2 } from './dialog.js';
 import {
   cseqOf,
@@ -29,11 +30,13 @@ export interface SipEndpointOptions {
   onWarning?(message: string, peer: SipPeer): void;
 }
 
-/** A listening SIP user agent server. */
+/** A listening SIP user agent: answers INVITEs and places its own. */
 export interface SipEndpoint {
   readonly host: string;
   readonly port: number;
   readonly publicAddress: string;
+  /** Places a call: the INVITE leaves once `start()` is called on the result (after `events` are set). */
+  invite(request: ClientCallRequest): ClientCall;
   close(): Promise<void>;
 }
 
@@ -51,7 +54,12 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
   const publicAddress =
     options.publicAddress ?? (host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host);
   const invites = new Map<string, ServerCall>();
-  const dialogs = new Map<string, ServerCall>();
+  /** Dialogs by Call-ID and our tag: inbound calls and answered outgoing ones. */
+  const dialogs = new Map<string, ServerCall | ClientCall>();
+  /** Our re-INVITEs by branch. */
+  const reinvites = new Map<string, (response: SipResponse) => void>();
+  /** Outgoing INVITE transactions by branch (kept a while after the end for late 2xx). */
+  const outgoing = new Map<string, ClientCall>();
   const answered = new Map<string, { response: SipResponse; expires: number }>();
   const clients = new Map<string, { timers: NodeJS.Timeout[]; onFinal: (status: number) => void }>();
   const limiter = new RateLimiter(options.invitesPerSecond ?? 20);
@@ -71,11 +79,22 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
     transport.send(message, peer);
   };
 
+  const listening = {
+    listen(branch: string, onResponse: (response: SipResponse) => void) {
+      reinvites.set(branch, onResponse);
+    },
+    unlisten(branch: string) {
+      reinvites.delete(branch);
+    },
+  };
+
   const wire: CallWire = {
     local,
     send,
+    ...listening,
     request(request, peer, onFinal) {
-      const branch = branchOf(request);
+      // A CANCEL shares its INVITE's branch: the method tells their answers apart.
+      const branch = `${branchOf(request)}|${cseqOfOr(request)}`;
       const timers: NodeJS.Timeout[] = [];
       clients.set(branch, { timers, onFinal });
       transport.send(request, peer);
@@ -95,6 +114,22 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
       dialogs.delete(dialogKey(call.callId, call.localTag));
       setTimeout(() => {
         if (invites.get(call.branch) === call) invites.delete(call.branch);
+      }, 64 * T1).unref();
+    },
+  };
+
+  const clientWire: ClientWire = {
+    local,
+    send,
+    ...listening,
+    request: (request, peer, onFinal) => wire.request(request, peer, onFinal),
+    confirm(call) {
+      dialogs.set(dialogKey(call.callId, call.localTag), call);
+    },
+    forget(call) {
+      dialogs.delete(dialogKey(call.callId, call.localTag));
+      setTimeout(() => {
+        if (outgoing.get(call.branch) === call) outgoing.delete(call.branch);
       }, 64 * T1).unref();
     },
   };
@@ -203,8 +238,16 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
   };
 
   const onResponse = (response: SipResponse) => {
+    const method = cseqOfOr(response);
+    if (method === 'INVITE') {
+      const branch = branchOf(response);
+      const reinvite = reinvites.get(branch);
+      if (reinvite) reinvite(response);
+      else outgoing.get(branch)?.onResponse(response);
+      return;
+    }
     if (response.status < 200) return;
-    finish(branchOf(response), response.status);
+    finish(`${branchOf(response)}|${method}`, response.status);
   };
 
   transport = await openSipTransport(host, options.port ?? 5060, {
@@ -245,14 +288,29 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
     host,
     port: transport.port,
     publicAddress,
+    invite(request) {
+      const call = new ClientCall(request, clientWire);
+      outgoing.set(call.branch, call);
+      return call;
+    },
     async close() {
       clearInterval(sweep);
       for (const call of invites.values()) call.dispose();
+      for (const call of outgoing.values()) call.dispose();
       for (const client of clients.values()) for (const t of client.timers) clearTimeout(t);
       clients.clear();
       await transport.close();
     },
   };
+}
+
+/** The method of a message's CSeq, '' when it has none readable. */
+function cseqOfOr(message: SipMessage): string {
+  try {
+    return cseqOf(message).method;
+  } catch {
+    return '';
+  }
 }
 
 function callIdOf(request: SipRequest): string {

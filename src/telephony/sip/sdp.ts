@@ -148,3 +148,56 @@ export function buildAnswer(offer: string, negotiated: Negotiated, local: LocalS
     media,
   } as sdpTransform.SessionDescription);
 }
+
+/** Payload type of `telephone-event/8000` in our offers. */
+export const OFFER_DTMF_PAYLOAD = 101;
+
+/**
+ * Our offer for an outgoing call: one audio stream at our address, PCMU then PCMA, and
+ * telephone-event; `direction` is `sendrecv`, or `sendonly`/`inactive` to hold.
+ */
+export function buildOffer(local: LocalSession, direction: Direction = 'sendrecv'): string {
+  const ip4 = !local.address.includes(':');
+  return sdpTransform.write({
+    version: 0,
+    origin: {
+      username: 'rcml',
+      sessionId: local.sessionId,
+      sessionVersion: local.version,
+      netType: 'IN',
+      ipVer: ip4 ? 4 : 6,
+      address: local.address,
+    },
+    name: 'rcml',
+    connection: { version: ip4 ? 4 : 6, ip: local.address },
+    timing: { start: 0, stop: 0 },
+    media: [
+      {
+        type: 'audio',
+        port: local.port,
+        protocol: 'RTP/AVP',
+        payloads: `0 8 ${OFFER_DTMF_PAYLOAD}`,
+        rtp: [
+          { payload: 0, codec: 'PCMU', rate: 8000 },
+          { payload: 8, codec: 'PCMA', rate: 8000 },
+          { payload: OFFER_DTMF_PAYLOAD, codec: 'telephone-event', rate: 8000 },
+        ],
+        fmtp: [{ payload: OFFER_DTMF_PAYLOAD, config: '0-16' }],
+        ptime: 20,
+        direction,
+      },
+    ],
+  } as sdpTransform.SessionDescription);
+}
+
+/**
+ * Reads the callee's answer to our offer: its codec (one we offered), telephone-event, its
+ * address and our direction (the mirror of its own).
+ */
+export function readAnswer(answer: string): Negotiated | OfferRefusal {
+  const negotiated = negotiate(answer);
+  if ('status' in negotiated) return negotiated;
+  if (negotiated.payloadType !== 0 && negotiated.payloadType !== 8)
+    return { status: 488, reason: 'answer chose a payload type we did not offer' };
+  return negotiated;
+}

@@ -1,11 +1,12 @@
 import { parseNameAddr, parseSipUri } from './address.js';
 import { Dialog, hostPort, type LocalAddress, responseTo, T1, T2, token } from './dialog.js';
 import { cseqOf, headerOf, type SipRequest, type SipResponse } from './message.js';
+import { type ReinviteWire, sendReinvite } from './reinvite.js';
 import type { Negotiated } from './sdp.js';
 import type { SipPeer } from './transport.js';
 
 /** What the endpoint lends a call: sending, and its own address. */
-export interface CallWire {
+export interface CallWire extends ReinviteWire {
   readonly local: LocalAddress;
   send(message: SipRequest | SipResponse, peer: SipPeer): void;
   /** Sends a request of ours and retransmits it until a final answer (non-INVITE client transaction). */
@@ -26,6 +27,8 @@ export interface ServerCallEvents {
   offer(): string | null;
   /** A digit sent as SIP INFO (`application/dtmf-relay` or `application/dtmf`). */
   digit(key: string): void;
+  /** The caller acknowledged our answer: the dialog takes offers of ours from now on. */
+  confirmed?(): void;
 }
 
 type State = 'proceeding' | 'answered' | 'confirmed' | 'rejected' | 'ended';
@@ -51,6 +54,8 @@ export class ServerCall {
   /** CSeq of the INVITE (or re-INVITE) whose 2xx waits for an ACK. */
   private awaitingAck: number | undefined;
   private byeWhenConfirmed = false;
+  /** A re-INVITE of ours is under way (one at a time; the caller's meanwhile gets 491). */
+  private offering = false;
   events: ServerCallEvents | undefined;
 
   constructor(
@@ -94,7 +99,7 @@ export class ServerCall {
   answer(sdp: string): void {
     if (this.state !== 'proceeding') return;
     this.state = 'answered';
-    this.dialog = new Dialog(this.invite, this.localTag, this.peer);
+    this.dialog = Dialog.asCallee(this.invite, this.localTag, this.peer);
     const ok = responseTo(this.invite, 200, {
       toTag: this.localTag,
       contact: this.contact(),
@@ -134,6 +139,20 @@ export class ServerCall {
     this.wire.forget(this);
   }
 
+  /**
+   * Sends a new offer of ours (hold: `sendonly`, resume: `sendrecv`) in the confirmed dialog;
+   * false when it cannot now (not confirmed, or one under way). `done` gets the final status.
+   */
+  sendOffer(sdp: string, done: (status: number) => void): boolean {
+    if (this.state !== 'confirmed' || !this.dialog || this.offering) return false;
+    this.offering = true;
+    sendReinvite(this.dialog, this.wire, this.contact(), sdp, (status) => {
+      this.offering = false;
+      done(status);
+    });
+    return true;
+  }
+
   /** The endpoint hands on a retransmitted INVITE: the last answer goes again. */
   retransmitted(): void {
     if (this.lastResponse) this.wire.send(this.lastResponse, this.peer);
@@ -161,6 +180,7 @@ export class ServerCall {
     this.stopRetransmitting();
     if (this.state === 'answered') this.state = 'confirmed';
     if (this.byeWhenConfirmed) this.hangup();
+    else if (this.state === 'confirmed') this.events?.confirmed?.();
   }
 
   /** A request inside the dialog (after our answer): BYE, re-INVITE, UPDATE, INFO, OPTIONS. */
@@ -195,7 +215,7 @@ export class ServerCall {
           this.wire.send(responseTo(request, 481), peer);
           return;
         }
-        if (request.method === 'INVITE' && this.awaitingAck !== undefined) {
+        if (request.method === 'INVITE' && (this.awaitingAck !== undefined || this.offering)) {
           this.wire.send(responseTo(request, 491), peer);
           return;
         }

@@ -1,0 +1,193 @@
+import { isIP } from 'node:net';
+import type { EgressGuard } from '../engine/fetch/egress.js';
+import type { CallLine } from '../engine/ports/call-line.js';
+import type {
+  ConferenceMixer,
+  DialAttempt,
+  DialEvents,
+  DialRequest,
+  LineBridge,
+  Telephony,
+} from '../engine/ports/telephony.js';
+import type { MediaChannel, MediaHost } from './media/host.js';
+import type { MediaCall } from './media-call.js';
+import type { ClientCall } from './sip/client-call.js';
+import type { SipEndpoint } from './sip/endpoint.js';
+import { buildAnswer, buildOffer, readAnswer } from './sip/sdp.js';
+import type { SipPeer } from './sip/transport.js';
+import { SipCallLine } from './sip-line.js';
+import { OutboundSipCall } from './sip-outbound-call.js';
+import { dialFailureOf, fromUserOf, inviteHeadersOf, sipTargetOf } from './sip-target.js';
+import type { TextToSpeech } from './tts/port.js';
+
+/** What the SIP telephony places calls with. */
+export interface SipTelephonyDeps {
+  endpoint: SipEndpoint;
+  media: MediaHost;
+  tts: TextToSpeech;
+  /** The egress policy, applied to the address each INVITE goes to. */
+  egress: EgressGuard;
+  /** The service's live calls (hung up when it closes). */
+  live: Set<MediaCall>;
+  warn(message: string, detail: Record<string, unknown>): void;
+}
+
+/** The media of a SIP line (inbound or outgoing) while it is open. */
+function channelOf(line: CallLine): MediaChannel | undefined {
+  return line instanceof SipCallLine ? line.call.mediaChannel() : undefined;
+}
+
+/** Resolves a host to one address the egress policy allows. */
+function resolve(egress: EgressGuard, host: string): Promise<string> {
+  if (isIP(host)) {
+    const why = egress.refusal(host);
+    return why
+      ? Promise.reject(new Error(`address ${host} is ${why}, refused by the egress policy`))
+      : Promise.resolve(host);
+  }
+  return new Promise((done, fail) =>
+    egress.lookup(host, { family: 0 }, (err, address) => (err ? fail(err) : done(address as string))),
+  );
+}
+
+/**
+ * The `Telephony` of `rcml serve --sip`: `sip:` targets are called over SIP (an INVITE from
+ * the service's address, RTP from its media worker); numbers and `client:` targets, bridges and
+ * rooms stay with `fallback` (the simulated parties).
+ */
+export class SipTelephony implements Telephony {
+  constructor(
+    private readonly deps: SipTelephonyDeps,
+    private readonly fallback: Telephony,
+  ) {}
+
+  dial(request: DialRequest, events: DialEvents): DialAttempt {
+    if (!/^sips?:/i.test(request.to)) return this.fallback.dial(request, events);
+    const { deps } = this;
+    const sid = request.call.sid;
+    let canceled = false;
+    let client: ClientCall | undefined;
+    let channel: MediaChannel | undefined;
+    let rang = false;
+    const fail = (message: string, detail: Record<string, unknown>) => {
+      deps.warn(message, { callSid: sid, ...detail });
+      channel?.close();
+      if (!canceled) events.failed('failed');
+    };
+    const target = sipTargetOf(request.to);
+    const headers = inviteHeadersOf(request.headers);
+    const place = async () => {
+      if ('error' in target) return fail('SIP call not placed: bad target', { err: target.error });
+      if ('error' in headers) return fail('SIP call not placed: bad headers', { err: headers.error });
+      let address: string;
+      try {
+        address = await resolve(deps.egress, target.host);
+      } catch (err) {
+        return fail('SIP call not placed', { err: err instanceof Error ? err.message : String(err) });
+      }
+      if (canceled) return;
+      // Opened first: its port goes in our offer. Silent and deaf until the answer.
+      channel = await deps.media.open({
+        codec: 'PCMU',
+        payloadType: 0,
+        remote: null,
+        send: false,
+        receive: false,
+      });
+      if (canceled) {
+        channel.close();
+        return;
+      }
+      const local = {
+        sessionId: Math.floor(Math.random() * 1e9),
+        version: 1,
+        address: deps.endpoint.publicAddress,
+        port: channel.port,
+      };
+      const peer: SipPeer = { transport: target.transport, address, port: target.port };
+      const call = deps.endpoint.invite({
+        uri: target.uri,
+        peer,
+        fromUser: fromUserOf(request.from),
+        sdp: buildOffer(local),
+        headers,
+      });
+      client = call;
+      const media = channel;
+      let outbound: OutboundSipCall | undefined;
+      call.events = {
+        progress: () => {
+          if (rang) return;
+          rang = true;
+          events.ringing();
+        },
+        answered: (sdp) => {
+          const negotiated = readAnswer(sdp);
+          if ('status' in negotiated) {
+            call.hangup();
+            return fail('SIP call hung up: unusable SDP answer', { err: negotiated.reason });
+          }
+          outbound = new OutboundSipCall(call, media, negotiated, sdp, (offer, next) => {
+            local.version += 1;
+            return buildAnswer(offer, next, local);
+          });
+          const line: CallLine = new SipCallLine(outbound, deps.tts, (err) =>
+            deps.warn('SIP call media failed', {
+              callSid: sid,
+              err: err instanceof Error ? err.message : String(err),
+            }),
+          );
+          deps.live.add(outbound);
+          const tracked = outbound;
+          outbound.onFinished = () => deps.live.delete(tracked);
+          events.answered(line);
+        },
+        failed: (status) => {
+          media.close();
+          events.failed(dialFailureOf(status));
+        },
+        ended: () => outbound?.farEnd(),
+        digit: (key) => outbound?.onDigit?.(key),
+        reoffer: (sdp) => outbound?.reoffer(sdp) ?? null,
+      };
+      call.start();
+    };
+    place().catch((err) =>
+      fail('SIP call not placed', { err: err instanceof Error ? err.message : String(err) }),
+    );
+    return {
+      cancel() {
+        if (canceled) return;
+        canceled = true;
+        if (client && !client.answered) {
+          client.cancel();
+          channel?.close();
+        }
+      },
+    };
+  }
+
+  /**
+   * Two SIP lines are bridged in the media worker (each sends what the other receives, in its
+   * own RTP stream); any other pair is left to `fallback`. A recorded bridge's audio is
+   * `fallback`'s (silence of its length): bridges do not record over SIP yet.
+   */
+  connect(a: CallLine, b: CallLine, options: { record: boolean }): LineBridge {
+    const left = channelOf(a);
+    const right = channelOf(b);
+    if (!left || !right) return this.fallback.connect(a, b, options);
+    left.link(right);
+    const recorded = options.record ? this.fallback.connect(a, b, options) : undefined;
+    return {
+      disconnect(done) {
+        left.link(null);
+        if (recorded) recorded.disconnect(done);
+        else done(undefined);
+      },
+    };
+  }
+
+  room(sid: string, name: string): ConferenceMixer {
+    return this.fallback.room(sid, name);
+  }
+}

@@ -1,0 +1,320 @@
+import { Dialog, hostPort, type LocalAddress, responseTo, T1, token } from './dialog.js';
+import { cseqOf, headerOf, type SipHeaders, type SipRequest, type SipResponse } from './message.js';
+import { type ReinviteWire, sendReinvite } from './reinvite.js';
+import { dtmfOfInfo } from './server-call.js';
+import type { SipPeer } from './transport.js';
+
+/** What the endpoint lends an outgoing call: sending, its own address, and forgetting the call. */
+export interface ClientWire extends ReinviteWire {
+  readonly local: LocalAddress;
+  send(message: SipRequest | SipResponse, peer: SipPeer): void;
+  /** Sends a non-INVITE request of ours (CANCEL, BYE) and retransmits it until a final answer. */
+  request(request: SipRequest, peer: SipPeer, onFinal: (status: number) => void): void;
+  /** The call's dialog is known: in-dialog requests of the callee reach `inDialog`. */
+  confirm(call: ClientCall): void;
+  /** The call is over: forget it (after a while, for late 2xx retransmissions). */
+  forget(call: ClientCall): void;
+}
+
+/** What happens on an outgoing call, as its owner hears it. Nothing is reported after `cancel`. */
+export interface ClientCallEvents {
+  /** 180 or 183 (with the early SDP, or ''). */
+  progress(status: number, sdp: string): void;
+  /** The 2xx, already acknowledged, with the callee's SDP answer. */
+  answered(sdp: string): void;
+  /** A final refusal (486, 404...), 408 when nothing answered within 64*T1. */
+  failed(status: number): void;
+  /** The callee hung up (BYE) after the answer. */
+  ended(): void;
+  /** A digit sent as SIP INFO. */
+  digit(key: string): void;
+  /** A re-offer of the callee (hold): our answer's SDP, or null for 488. */
+  reoffer(sdp: string): string | null;
+}
+
+/** What an outgoing INVITE says. */
+export interface ClientCallRequest {
+  /** Request-URI (`sip:alice@127.0.0.1:5070;transport=udp`), URI parameters kept. */
+  uri: string;
+  /** Where the INVITE goes (resolved, egress-checked). */
+  peer: SipPeer;
+  /** The From user part (the caller id). */
+  fromUser: string;
+  /** Our SDP offer. */
+  sdp: string;
+  /** Extra headers (custom `X-` ones), checked by the caller. */
+  headers: SipHeaders;
+}
+
+type State = 'calling' | 'proceeding' | 'answered' | 'failed' | 'ended';
+
+/**
+ * One outgoing INVITE and the dialog it makes (RFC 3261 sections 13.2 and 17.1.1): the INVITE
+ * retransmitted over UDP at T1 doubling until a response (Timer A) and given up after 64*T1
+ * (Timer B, 408), ACK of a refusal in the transaction and of each 2xx in the dialog, CANCEL
+ * once the callee has sent a provisional answer, BYE either way.
+ */
+export class ClientCall {
+  readonly callId = token(12);
+  readonly localTag = token();
+  readonly branch = `z9hG4bK${token()}`;
+  readonly invite: SipRequest;
+  private state: State = 'calling';
+  private dialog: Dialog | undefined;
+  private retransmit: NodeJS.Timeout | undefined;
+  private giveUp: NodeJS.Timeout | undefined;
+  /** Canceled by its owner: CANCEL once a provisional answer came; no event afterwards. */
+  private canceled = false;
+  private cancelSent = false;
+  private lastRefusal: SipRequest | undefined;
+  /** A re-INVITE of ours is under way (the callee's meanwhile gets 491). */
+  private offering = false;
+  events: ClientCallEvents | undefined;
+
+  constructor(
+    readonly request: ClientCallRequest,
+    private readonly wire: ClientWire,
+  ) {
+    const local = wire.local;
+    const transport = request.peer.transport.toUpperCase();
+    const to = request.uri.replace(/;.*$/, '');
+    this.invite = {
+      kind: 'request',
+      method: 'INVITE',
+      uri: request.uri,
+      headers: [
+        ['via', `SIP/2.0/${transport} ${hostPort(local)};branch=${this.branch};rport`],
+        ['max-forwards', '70'],
+        ['from', `<sip:${request.fromUser}@${hostPort(local)}>;tag=${this.localTag}`],
+        ['to', `<${to}>`],
+        ['call-id', this.callId],
+        ['cseq', '1 INVITE'],
+        [
+          'contact',
+          `<sip:rcml@${hostPort(local)}${request.peer.transport === 'tcp' ? ';transport=tcp' : ''}>`,
+        ],
+        ['allow', 'INVITE, ACK, CANCEL, BYE, INFO, OPTIONS, UPDATE'],
+        ['user-agent', 'rcml-engine'],
+        ...request.headers,
+        ['content-type', 'application/sdp'],
+      ],
+      body: request.sdp,
+    };
+  }
+
+  get answered(): boolean {
+    return this.state === 'answered';
+  }
+
+  get over(): boolean {
+    return this.state === 'failed' || this.state === 'ended';
+  }
+
+  /** Sends the INVITE; over UDP again at T1, 2*T1, 4*T1... until a response; 408 after 64*T1. */
+  start(): void {
+    this.wire.send(this.invite, this.request.peer);
+    if (this.request.peer.transport === 'udp') {
+      let interval = T1;
+      const again = () => {
+        this.wire.send(this.invite, this.request.peer);
+        interval *= 2;
+        this.retransmit = setTimeout(again, interval);
+      };
+      this.retransmit = setTimeout(again, interval);
+    }
+    this.giveUp = setTimeout(() => this.timedOut(), 64 * T1);
+  }
+
+  /** A response to our INVITE (matched by branch). */
+  onResponse(response: SipResponse): void {
+    const status = response.status;
+    if (status < 200) {
+      // Proceeding: no more retransmissions, and no Timer B (the engine times the ringing).
+      this.stopTimers();
+      if (this.state !== 'calling' && this.state !== 'proceeding') return;
+      this.state = 'proceeding';
+      if (this.canceled) {
+        this.sendCancel();
+        return;
+      }
+      if (status > 100) this.events?.progress(status, response.body);
+      return;
+    }
+    this.stopTimers();
+    if (status < 300) {
+      this.answeredBy(response);
+      return;
+    }
+    // A refusal is acknowledged within the transaction, its retransmissions too.
+    this.lastRefusal ??= this.ackOfRefusal(response);
+    this.wire.send(this.lastRefusal, this.request.peer);
+    if (this.state !== 'calling' && this.state !== 'proceeding') return;
+    this.state = 'failed';
+    this.wire.forget(this);
+    if (!this.canceled) this.events?.failed(status);
+  }
+
+  /** Gives up: CANCEL when the callee already answered provisionally, else as soon as it does. */
+  cancel(): void {
+    if (this.canceled) return;
+    this.canceled = true;
+    if (this.state === 'proceeding') this.sendCancel();
+    else if (this.state === 'answered') this.hangup();
+  }
+
+  /** Sends a new offer of ours (hold, resume) once answered; false when it cannot now. */
+  sendOffer(sdp: string, done: (status: number) => void): boolean {
+    if (this.state !== 'answered' || !this.dialog || this.offering) return false;
+    this.offering = true;
+    const contact = headerOf(this.invite.headers, 'contact') ?? '';
+    sendReinvite(this.dialog, this.wire, contact, sdp, (status) => {
+      this.offering = false;
+      done(status);
+    });
+    return true;
+  }
+
+  /** Our hang-up: BYE once answered, CANCEL before. */
+  hangup(): void {
+    if (this.state === 'calling' || this.state === 'proceeding') {
+      this.cancel();
+      return;
+    }
+    if (this.state !== 'answered' || !this.dialog) return;
+    this.state = 'ended';
+    const { request, peer } = this.dialog.request('BYE', this.wire.local, token());
+    this.wire.request(request, peer, () => {});
+    this.wire.forget(this);
+  }
+
+  /** A request of the callee inside the dialog: BYE, re-INVITE, UPDATE, INFO, OPTIONS. */
+  inDialog(request: SipRequest, peer: SipPeer): void {
+    const dialog = this.dialog;
+    if (!dialog || this.state !== 'answered') {
+      this.wire.send(responseTo(request, 481), peer);
+      return;
+    }
+    const { seq } = cseqOf(request);
+    if (seq < dialog.remoteSeq) {
+      this.wire.send(responseTo(request, 500, { reason: 'CSeq Out of Order' }), peer);
+      return;
+    }
+    dialog.remoteSeq = seq;
+    switch (request.method) {
+      case 'BYE':
+        this.wire.send(responseTo(request, 200), peer);
+        this.state = 'ended';
+        this.wire.forget(this);
+        this.events?.ended();
+        return;
+      case 'INVITE':
+      case 'UPDATE': {
+        if (request.method === 'INVITE' && this.offering) {
+          this.wire.send(responseTo(request, 491), peer);
+          return;
+        }
+        const answer = request.body ? (this.events?.reoffer(request.body) ?? null) : null;
+        if (answer === null) {
+          this.wire.send(responseTo(request, 488), peer);
+          return;
+        }
+        this.wire.send(
+          responseTo(request, 200, { contact: headerOf(this.invite.headers, 'contact'), body: answer }),
+          peer,
+        );
+        return;
+      }
+      case 'INFO': {
+        this.wire.send(responseTo(request, 200), peer);
+        const key = dtmfOfInfo(headerOf(request.headers, 'content-type'), request.body);
+        if (key) this.events?.digit(key);
+        return;
+      }
+      case 'OPTIONS':
+        this.wire.send(responseTo(request, 200), peer);
+        return;
+      default:
+        this.wire.send(responseTo(request, 501), peer);
+    }
+  }
+
+  /** An ACK in our dialog (of our 200 to a re-INVITE): nothing to do. */
+  ack(_request: SipRequest): void {}
+
+  /** Stops every timer (the endpoint closes). */
+  dispose(): void {
+    this.stopTimers();
+  }
+
+  private answeredBy(ok: SipResponse): void {
+    const first = this.dialog === undefined;
+    if (first) this.dialog = Dialog.asCaller(this.invite, ok, this.localTag, this.request.peer);
+    const dialog = this.dialog as Dialog;
+    // Every 2xx (retransmissions too) gets its ACK, a new transaction sent to the remote target.
+    const { request, peer } = dialog.request('ACK', this.wire.local, token(), cseqOf(this.invite).seq);
+    this.wire.send(request, peer);
+    if (!first || (this.state !== 'calling' && this.state !== 'proceeding')) return;
+    this.state = 'answered';
+    this.wire.confirm(this);
+    if (this.canceled) {
+      // The answer crossed our CANCEL: the call was set up, and is torn down at once.
+      this.hangup();
+      return;
+    }
+    this.events?.answered(ok.body);
+  }
+
+  private sendCancel(): void {
+    if (this.cancelSent) return;
+    this.cancelSent = true;
+    const cancel: SipRequest = {
+      kind: 'request',
+      method: 'CANCEL',
+      uri: this.invite.uri,
+      headers: [
+        ['via', headerOf(this.invite.headers, 'via') ?? ''],
+        ['max-forwards', '70'],
+        ['from', headerOf(this.invite.headers, 'from') ?? ''],
+        ['to', headerOf(this.invite.headers, 'to') ?? ''],
+        ['call-id', this.callId],
+        ['cseq', `${cseqOf(this.invite).seq} CANCEL`],
+      ],
+      body: '',
+    };
+    this.wire.request(cancel, this.request.peer, () => {});
+    // A callee that never answers the INVITE after our CANCEL: Timer B still ends it.
+    this.giveUp = setTimeout(() => this.timedOut(), 64 * T1);
+  }
+
+  private ackOfRefusal(response: SipResponse): SipRequest {
+    return {
+      kind: 'request',
+      method: 'ACK',
+      uri: this.invite.uri,
+      headers: [
+        ['via', headerOf(this.invite.headers, 'via') ?? ''],
+        ['max-forwards', '70'],
+        ['from', headerOf(this.invite.headers, 'from') ?? ''],
+        ['to', headerOf(response.headers, 'to') ?? ''],
+        ['call-id', this.callId],
+        ['cseq', `${cseqOf(this.invite).seq} ACK`],
+      ],
+      body: '',
+    };
+  }
+
+  private timedOut(): void {
+    this.stopTimers();
+    if (this.state !== 'calling' && this.state !== 'proceeding') return;
+    this.state = 'failed';
+    this.wire.forget(this);
+    if (!this.canceled) this.events?.failed(408);
+  }
+
+  private stopTimers(): void {
+    clearTimeout(this.retransmit);
+    clearTimeout(this.giveUp);
+    this.retransmit = undefined;
+    this.giveUp = undefined;
+  }
+}
