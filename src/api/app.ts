@@ -1,4 +1,4 @@
-import { type Context, type Env, Hono } from 'hono';
+import { type Context, type Env, Hono, type Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { API_VERSION } from '../engine/records.js';
 import { createMemoryCallQueueStore } from '../store/callqueue/memory.js';
@@ -37,6 +37,7 @@ import { limitBodyShape } from './http/body-shape.js';
 import { ApiError, errorResponse } from './http/errors.js';
 import { createListCache } from './http/list-cache.js';
 import { noStore } from './http/no-store.js';
+import { readNodeBody } from './http/node-body.js';
 import { createRateLimiter, limitRequests, type RateLimitOptions } from './http/rate-limit.js';
 import {
   refuseWritesWhileStoreDown,
@@ -248,11 +249,15 @@ export function createApp(options: AppOptions): Hono {
   mountOps(app, base.path, readinessOf(options.ops, options.store), options.ops?.metrics);
   app.use('*', refuseWritesWhileStoreDown(options.store.writes));
   const maxSize = options.maxBodyBytes ?? 1024 * 1024;
-  const limitBody = bodyLimit({
-    maxSize,
-    onError: (c) =>
-      errorResponse(c, new ApiError(413, 'body-too-large', `request body exceeds ${maxSize} bytes`)),
-  });
+  const tooLarge = (c: Context) =>
+    errorResponse(c, new ApiError(413, 'body-too-large', `request body exceeds ${maxSize} bytes`));
+  const limitBody = bodyLimit({ maxSize, onError: tooLarge });
+  // Form and JSON bodies served by Node are read off its request directly (see node-body.ts).
+  const readBody = async (c: Context, next: Next) => {
+    const read = await readNodeBody(c, maxSize);
+    if (read === 'too-large') return tooLarge(c);
+    return read === 'read' ? limitBodyShape(c, next) : limitBody(c, () => limitBodyShape(c, next));
+  };
   // GET and HEAD carry no body; asking for one would make @hono/node-server build a whole
   // Request (with an AbortController) for every read.
   // The designer service and announcement uploads set their own limits (media and archives
@@ -265,7 +270,7 @@ export function createApp(options: AppOptions): Hono {
     c.req.path.startsWith(`${designerPath}/`) ||
     isUpload(c.req.method, c.req.path)
       ? next()
-      : limitBody(c, () => limitBodyShape(c, next)),
+      : readBody(c, next),
   );
   if (options.callOwners) {
     app.use(

@@ -174,4 +174,56 @@ describe('SQLite calls list', () => {
     await writer.close();
     await reader.close();
   });
+  it("writes a live call's changes into its columns, and puts back a row deleted behind it", async () => {
+    const dir = tempDir();
+    const s = await openSqliteStore({ dir });
+    const live = call(1, {
+      status: 'ringing',
+      startTime: undefined,
+      endTime: undefined,
+      duration: undefined,
+    });
+    await s.calls.put(live);
+    await s.calls.put({ ...live, status: 'in-progress', startTime: live.dateCreated + 1000 });
+    const ended = { ...live, status: 'completed' as const, startTime: live.dateCreated + 1000 };
+    await s.calls.put({ ...ended, endTime: live.dateCreated + 5000, duration: 4 });
+    const raw = new Database(join(dir, 'rcml.sqlite'), { readonly: true });
+    const columns = raw.prepare('SELECT status, live, start_time, end_time, duration, data FROM calls').all();
+    expect(columns).toEqual([
+      {
+        status: 'completed',
+        live: 0,
+        start_time: ended.startTime,
+        end_time: live.dateCreated + 5000,
+        duration: 4,
+        data: JSON.stringify({ ...ended, endTime: live.dateCreated + 5000, duration: 4 }),
+      },
+    ]);
+    for (const sort of SORTS) {
+      const page = await s.calls.list({
+        accountSid: ACCOUNT_A,
+        status: 'completed',
+        sort: { by: sort, order: 'asc' },
+        limit: 5,
+        offset: 0,
+      });
+      expect(page.total).toBe(1);
+    }
+    // Another connection deletes the row of a live call: its next change writes it whole again.
+    const other = call(2, {
+      status: 'ringing',
+      startTime: undefined,
+      endTime: undefined,
+      duration: undefined,
+    });
+    await s.calls.put(other);
+    const writer = new Database(join(dir, 'rcml.sqlite'));
+    writer.prepare('DELETE FROM calls WHERE sid = ?').run(other.sid);
+    writer.close();
+    await s.calls.put({ ...other, status: 'in-progress', startTime: other.dateCreated });
+    expect(await s.calls.get(ACCOUNT_A, other.sid)).toMatchObject({ status: 'in-progress' });
+    expect(raw.prepare('SELECT status FROM calls WHERE sid = ?').pluck().get(other.sid)).toBe('in-progress');
+    raw.close();
+    await s.close();
+  });
 });

@@ -115,5 +115,13 @@ export function readinessOf(ops: OpsOptions | undefined, store: Parameters<typeo
 
 /** True when the client went away before its request was answered (not a server fault). */
 export function isClientAbort(c: Context): boolean {
+  // A body read off Node's request (see http/node-body.ts) fails with the request itself,
+  // before any web signal was asked for.
+  const incoming = (
+    c.env as { incoming?: { errored?: unknown; destroyed?: boolean; readableEnded?: boolean } }
+  )?.incoming;
+  if (incoming && (incoming.errored || (incoming.destroyed === true && incoming.readableEnded === false))) {
+    return true;
+  }
   return c.req.raw.signal?.aborted === true;
 }

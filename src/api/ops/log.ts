@@ -102,7 +102,11 @@ export function createLogger(options: LogOptions = {}): Logger {
   if (format === 'json') {
     return pino(
       config,
-      options.destination ? { write: (line: string) => destination.write(line) } : pino.destination(2),
+      // Standard error asynchronously: a line costs no system call of its own on a busy server
+      // (lines written meanwhile go out together), and pino writes what is left on exit.
+      options.destination
+        ? { write: (line: string) => destination.write(line) }
+        : pino.destination({ dest: 2, sync: false }),
     );
   }
   return pino(config, { write: (line: string) => destination.write(humanLine(line)) });

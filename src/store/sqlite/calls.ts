@@ -116,6 +116,47 @@ export function callListSql(q: CallQuery): { count: string; page: string } {
   };
 }
 
+/** The columns of a calls row besides `sid` and `data`, in {@link rowOf}'s order. */
+const COLUMNS = [
+  'account_sid',
+  'parent_call_sid',
+  'direction',
+  'from_addr',
+  'to_addr',
+  'status',
+  'live',
+  'date_created',
+  'start_time',
+  'end_time',
+  'duration',
+] as const;
+
+type Row = Array<string | number | null>;
+
+/** A call's values of {@link COLUMNS}. */
+function rowOf(c: CallRecord, terminal: boolean): Row {
+  return [
+    c.accountSid,
+    c.parentCallSid ?? null,
+    c.direction,
+    c.from,
+    c.to,
+    c.status,
+    terminal ? 0 : 1,
+    c.dateCreated,
+    c.startTime ?? null,
+    c.endTime ?? null,
+    c.duration ?? 0,
+  ];
+}
+
+/** What is committed of a live call: its account, stored JSON and column values. */
+interface Committed {
+  accountSid: string;
+  data: string;
+  row: Row;
+}
+
 /** The SQLite calls repository, told by retention which accounts lost calls. */
 export interface SqliteCallRepository extends CallRepository {
   /** Calls of the account were deleted behind the repository's back: its version moves on. */
@@ -168,7 +209,7 @@ export function sqliteCalls(db: Database.Database, writer: WriteQueue<SqliteWrit
   const queued = new Map<string, { record: CallRecord; done: Promise<void> }>();
   // What is committed of each live call (its account and stored JSON): an unchanged record is
   // not written again, and no query is needed to learn a live call's account.
-  const live = new Map<string, { accountSid: string; data: string }>();
+  const live = new Map<string, Committed>();
 
   const touched = (c: CallRecord) => {
     const before =
@@ -197,6 +238,31 @@ export function sqliteCalls(db: Database.Database, writer: WriteQueue<SqliteWrit
       data,
     });
 
+  // A call's later writes set only the columns that changed: SQLite then leaves alone the
+  // indexes none of whose columns changed (most of the table's 17, on a status change).
+  const updates = new Map<number, Database.Statement>();
+  const updateOf = (mask: number) => {
+    let statement = updates.get(mask);
+    if (!statement) {
+      const set = COLUMNS.filter((_, i) => mask & (1 << i)).map((column) => `${column} = ?`);
+      statement = db.prepare(`UPDATE calls SET ${set.join(', ')}, data = ? WHERE sid = ?`);
+      updates.set(mask, statement);
+    }
+    return statement;
+  };
+  /** Writes a call over its committed row; false when the row is gone (then it is upserted). */
+  const updateRow = (before: Row, after: Row, data: string, sid: string): boolean => {
+    let mask = 0;
+    const values: Row[number][] = [];
+    for (let i = 0; i < after.length; i++) {
+      if (after[i] !== before[i]) {
+        mask |= 1 << i;
+        values.push(after[i]);
+      }
+    }
+    return updateOf(mask).run(...values, data, sid).changes > 0;
+  };
+
   const put = (c: CallRecord): Promise<void> => {
     touched(c);
     const held = queued.get(c.sid);
@@ -205,7 +271,7 @@ export function sqliteCalls(db: Database.Database, writer: WriteQueue<SqliteWrit
       return held.done;
     }
     const entry = { record: c, done: Promise.resolve() };
-    let written: { accountSid: string; data: string } | undefined;
+    let written: Committed | undefined;
     let terminal = false;
     entry.done = writes.write<void>({
       run: () => {
@@ -213,9 +279,11 @@ export function sqliteCalls(db: Database.Database, writer: WriteQueue<SqliteWrit
         const record = entry.record;
         const data = JSON.stringify(record);
         terminal = TERMINAL_STATUSES.has(record.status);
-        written = { accountSid: record.accountSid, data };
+        const row = rowOf(record, terminal);
+        written = { accountSid: record.accountSid, data, row };
         const before = live.get(record.sid);
-        if (before?.data === data && before.accountSid === record.accountSid) return;
+        if (before?.data === data) return;
+        if (before && updateRow(before.row, row, data, record.sid)) return;
         upsertRow(record, data, terminal);
       },
       committed: () => {
