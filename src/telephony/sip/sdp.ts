@@ -99,7 +99,6 @@ export interface LocalSession {
 /** The answer to `offer`: the negotiated stream at our address, every other stream refused (port 0). */
 export function buildAnswer(offer: string, negotiated: Negotiated, local: LocalSession): string {
   const session = sdpTransform.parse(offer);
-  const ip4 = !local.address.includes(':');
   const media = session.media.map((m, i) => {
     if (i !== negotiated.streamIndex) {
       return {
@@ -132,6 +131,12 @@ export function buildAnswer(offer: string, negotiated: Negotiated, local: LocalS
       direction: negotiated.direction,
     };
   });
+  return writeSession(local, media);
+}
+
+/** Our session description around `media`: origin, connection and timing at our address. */
+function writeSession(local: LocalSession, media: sdpTransform.SessionDescription['media']): string {
+  const ip4 = !local.address.includes(':');
   return sdpTransform.write({
     version: 0,
     origin: {
@@ -157,37 +162,22 @@ export const OFFER_DTMF_PAYLOAD = 101;
  * telephone-event; `direction` is `sendrecv`, or `sendonly`/`inactive` to hold.
  */
 export function buildOffer(local: LocalSession, direction: Direction = 'sendrecv'): string {
-  const ip4 = !local.address.includes(':');
-  return sdpTransform.write({
-    version: 0,
-    origin: {
-      username: 'rcml',
-      sessionId: local.sessionId,
-      sessionVersion: local.version,
-      netType: 'IN',
-      ipVer: ip4 ? 4 : 6,
-      address: local.address,
+  return writeSession(local, [
+    {
+      type: 'audio',
+      port: local.port,
+      protocol: 'RTP/AVP',
+      payloads: `0 8 ${OFFER_DTMF_PAYLOAD}`,
+      rtp: [
+        { payload: 0, codec: 'PCMU', rate: 8000 },
+        { payload: 8, codec: 'PCMA', rate: 8000 },
+        { payload: OFFER_DTMF_PAYLOAD, codec: 'telephone-event', rate: 8000 },
+      ],
+      fmtp: [{ payload: OFFER_DTMF_PAYLOAD, config: '0-16' }],
+      ptime: 20,
+      direction,
     },
-    name: 'rcml',
-    connection: { version: ip4 ? 4 : 6, ip: local.address },
-    timing: { start: 0, stop: 0 },
-    media: [
-      {
-        type: 'audio',
-        port: local.port,
-        protocol: 'RTP/AVP',
-        payloads: `0 8 ${OFFER_DTMF_PAYLOAD}`,
-        rtp: [
-          { payload: 0, codec: 'PCMU', rate: 8000 },
-          { payload: 8, codec: 'PCMA', rate: 8000 },
-          { payload: OFFER_DTMF_PAYLOAD, codec: 'telephone-event', rate: 8000 },
-        ],
-        fmtp: [{ payload: OFFER_DTMF_PAYLOAD, config: '0-16' }],
-        ptime: 20,
-        direction,
-      },
-    ],
-  } as sdpTransform.SessionDescription);
+  ]);
 }
 
 /**
