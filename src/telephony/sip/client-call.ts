@@ -1,4 +1,4 @@
-import { Dialog, hostPort, type LocalAddress, responseTo, T1, token } from './dialog.js';
+import { Dialog, hostPort, type LocalAddress, refuseInDialog, responseTo, T1, token } from './dialog.js';
 import { cseqOf, headerOf, type SipHeaders, type SipRequest, type SipResponse } from './message.js';
 import { type ReinviteWire, sendReinvite } from './reinvite.js';
 import { dtmfOfInfo } from './server-call.js';
@@ -189,17 +189,12 @@ export class ClientCall {
 
   /** A request of the callee inside the dialog: BYE, re-INVITE, UPDATE, INFO, OPTIONS. */
   inDialog(request: SipRequest, peer: SipPeer): void {
-    const dialog = this.dialog;
-    if (!dialog || this.state !== 'answered') {
-      this.wire.send(responseTo(request, 481), peer);
+    const dialog = this.state === 'answered' ? this.dialog : undefined;
+    const refusal = refuseInDialog(dialog, request);
+    if (refusal || !dialog) {
+      if (refusal) this.wire.send(refusal, peer);
       return;
     }
-    const { seq } = cseqOf(request);
-    if (seq < dialog.remoteSeq) {
-      this.wire.send(responseTo(request, 500, { reason: 'CSeq Out of Order' }), peer);
-      return;
-    }
-    dialog.remoteSeq = seq;
     switch (request.method) {
       case 'BYE':
         this.wire.send(responseTo(request, 200), peer);

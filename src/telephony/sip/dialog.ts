@@ -64,6 +64,18 @@ export function responseTo(
 }
 
 /** The dialog an answered INVITE made, from either side. */
+/**
+ * How an in-dialog request is refused (481 without a dialog, 500 when its CSeq goes back), or
+ * undefined once the dialog has taken its CSeq (RFC 3261 section 12.2.2).
+ */
+export function refuseInDialog(dialog: Dialog | undefined, request: SipRequest): SipResponse | undefined {
+  if (!dialog) return responseTo(request, 481);
+  const { seq } = cseqOf(request);
+  if (seq < dialog.remoteSeq) return responseTo(request, 500, { reason: 'CSeq Out of Order' });
+  dialog.remoteSeq = seq;
+  return undefined;
+}
+
 export class Dialog {
   readonly callId: string;
   readonly localTag: string;

@@ -1,5 +1,5 @@
 import { parseNameAddr, parseSipUri } from './address.js';
-import { Dialog, hostPort, type LocalAddress, responseTo, T1, T2, token } from './dialog.js';
+import { Dialog, hostPort, type LocalAddress, refuseInDialog, responseTo, T1, T2, token } from './dialog.js';
 import { cseqOf, headerOf, type SipRequest, type SipResponse } from './message.js';
 import { type ReinviteWire, sendReinvite } from './reinvite.js';
 import type { Negotiated } from './sdp.js';
@@ -186,16 +186,11 @@ export class ServerCall {
   /** A request inside the dialog (after our answer): BYE, re-INVITE, UPDATE, INFO, OPTIONS. */
   inDialog(request: SipRequest, peer: SipPeer): void {
     const dialog = this.dialog;
-    if (!dialog) {
-      this.wire.send(responseTo(request, 481), peer);
+    const refusal = refuseInDialog(dialog, request);
+    if (refusal || !dialog) {
+      if (refusal) this.wire.send(refusal, peer);
       return;
     }
-    const { seq } = cseqOf(request);
-    if (seq < dialog.remoteSeq) {
-      this.wire.send(responseTo(request, 500, { reason: 'CSeq Out of Order' }), peer);
-      return;
-    }
-    dialog.remoteSeq = seq;
     const contact = parseNameAddr(headerOf(request.headers, 'contact') ?? '');
     if (contact && (request.method === 'INVITE' || request.method === 'UPDATE'))
       dialog.remoteTarget = contact.uri;
@@ -235,7 +230,7 @@ export class ServerCall {
           this.wire.send(ok, peer);
           return;
         }
-        this.awaitingAck = seq;
+        this.awaitingAck = cseqOf(request).seq;
         this.sendFinal(ok, () => {
           this.awaitingAck = undefined;
         });
