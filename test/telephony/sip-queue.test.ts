@@ -1,0 +1,129 @@
+/**
+ * A queue over SIP on loopback, in real time: a SIPp caller enqueues and hears the waitUrl's
+ * tone; a second SIPp caller dials the queue; the Queue noun's url plays its tone to the
+ * waiting caller; then the two lines are bridged and each hears the other's tone, not its own.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import alawmulaw from 'alawmulaw';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/engine/engine.js';
+import type { Telephony } from '../../src/engine/ports/telephony.js';
+import { type SipService, startSipService } from '../../src/telephony/sip-service.js';
+import { createEspeakTts } from '../../src/telephony/tts/espeak.js';
+import { missingTools, runSipp } from '../support/sip-tools.js';
+import * as S from '../support/sipp-scenarios.js';
+import { rtpSink } from './support.js';
+import { dominantTones, toneWav, writeTonePcap } from './tones.js';
+
+const skip = missingTools('sipp', 'espeak-ng', 'sox');
+const APP = 'http://app.test';
+/** Hz of the wait music, the Queue url's announcement, the caller's voice and the agent's. */
+const WAIT = 440;
+const JOIN = 1500;
+const CALLER = 700;
+const AGENT = 1100;
+const TONES = [WAIT, JOIN, CALLER, AGENT];
+
+const DOCS: Record<string, string> = {
+  '/enqueue': '<Response><Enqueue waitUrl="/wait">support</Enqueue></Response>',
+  '/wait': '<Response><Play>/wait.wav</Play></Response>',
+  '/agent': '<Response><Dial><Queue url="/announce">support</Queue></Dial></Response>',
+  '/announce': '<Response><Play>/announce.wav</Play></Response>',
+};
+const WAVS: Record<string, Uint8Array> = {
+  '/wait.wav': toneWav(WAIT, 1),
+  '/announce.wav': toneWav(JOIN, 0.6),
+};
+
+/** The first index of `tone` in the blocks, or -1; and how many blocks it holds. */
+const firstOf = (blocks: Array<number | undefined>, tone: number) => blocks.indexOf(tone);
+const countOf = (blocks: Array<number | undefined>, tone: number) => blocks.filter((t) => t === tone).length;
+
+describe.skipIf(skip)('queues over SIP', () => {
+  let engine: Engine;
+  let sip: SipService;
+  let viaSip: Telephony | undefined;
+  let simulated: Telephony | undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'rcml-queue-tones-'));
+
+  beforeAll(async () => {
+    engine = createEngine({
+      clock: 'real',
+      telephony: (fallback) => {
+        simulated = fallback;
+        return {
+          dial: (request, events) => (viaSip ?? fallback).dial(request, events),
+          connect: (a, b, options) => (viaSip ?? fallback).connect(a, b, options),
+          room: (sid, name) => (viaSip ?? fallback).room(sid, name),
+        };
+      },
+    });
+    engine.registerHandler(`${APP}/`, async (req) => {
+      const path = new URL(req.url).pathname;
+      const wav = WAVS[path];
+      if (wav) return { status: 200, contentType: 'audio/wav', body: wav };
+      return { status: 200, contentType: 'application/xml', body: DOCS[path] ?? '<Response/>' };
+    });
+    engine.setNumber('+15550300', { voiceUrl: `${APP}/enqueue` });
+    engine.setNumber('+15550301', { voiceUrl: `${APP}/agent` });
+    const tts = createEspeakTts({ cacheDir: join(dir, 'tts') });
+    sip = await startSipService({ calls: engine, port: 0, rtpPorts: { min: 37000, max: 37999 }, tts });
+    viaSip = sip.telephony(simulated as Telephony);
+    writeTonePcap(join(dir, 'caller.pcap'), CALLER, 1.5);
+    writeTonePcap(join(dir, 'agent.pcap'), AGENT, 1.5);
+  });
+
+  afterAll(async () => {
+    await sip?.close();
+    await engine?.close();
+  });
+
+  it('plays the waitUrl to the waiting caller, the Queue url before the bridge, then bridges both ways', async () => {
+    const callerEar = await rtpSink();
+    const agentEar = await rtpSink();
+    // t=0 the caller enqueues (wait music); t~1.5 s the agent dials the queue (0.6 s of
+    // announcement to the caller, then the bridge); each sends its tone for 1.5 s from t~2.8 s;
+    // the caller hangs up at t~6.3 s, which ends the bridge and the agent's Dial (our BYE).
+    const caller = runSipp(
+      S.scenario(
+        'enqueued',
+        `${S.answered({ payloads: '8 101' })}${S.pause(2800)}${S.playPcap(join(dir, 'caller.pcap'))}${S.pause(2000)}${S.sendBye()}`,
+      ),
+      `127.0.0.1:${sip.port}`,
+      { service: '+15550300', keys: { sinkport: callerEar.port, caller: '15556000' } },
+    );
+    const agent = runSipp(
+      S.scenario(
+        'agent',
+        `${S.pause(1500)}${S.answered({ payloads: '8 101' })}${S.pause(1300)}${S.playPcap(join(dir, 'agent.pcap'))}${S.answerBye}`,
+      ),
+      `127.0.0.1:${sip.port}`,
+      { service: '+15550301', keys: { sinkport: agentEar.port, caller: '15556001' } },
+    );
+    const [from, to] = await Promise.all([caller.done, agent.done]);
+    callerEar.close();
+    agentEar.close();
+    expect(from.code, from.messages).toBe(0);
+    expect(to.code, to.messages).toBe(0);
+
+    const heard = dominantTones(alawmulaw.alaw.decode(new Uint8Array(callerEar.payloads())), TONES);
+    const agentHeard = dominantTones(alawmulaw.alaw.decode(new Uint8Array(agentEar.payloads())), TONES);
+    const summary = `caller heard ${heard.join(',')}\nagent heard ${agentHeard.join(',')}`;
+    // The caller: wait music, then the announcement, then the agent; never its own voice.
+    expect(countOf(heard, WAIT), summary).toBeGreaterThanOrEqual(3);
+    expect(countOf(heard, JOIN), summary).toBeGreaterThanOrEqual(3);
+    expect(countOf(heard, AGENT), summary).toBeGreaterThanOrEqual(10);
+    expect(countOf(heard, CALLER), summary).toBe(0);
+    expect(firstOf(heard, WAIT), summary).toBeLessThan(firstOf(heard, JOIN));
+    expect(firstOf(heard, JOIN), summary).toBeLessThan(firstOf(heard, AGENT));
+    // The wait music stopped at the match: none of it after the announcement began.
+    expect(heard.lastIndexOf(WAIT), summary).toBeLessThan(firstOf(heard, JOIN));
+    // The agent: the caller's voice only (no wait music, no announcement, not itself).
+    expect(countOf(agentHeard, CALLER), summary).toBeGreaterThanOrEqual(10);
+    expect(countOf(agentHeard, WAIT) + countOf(agentHeard, JOIN) + countOf(agentHeard, AGENT), summary).toBe(
+      0,
+    );
+  }, 20_000);
+});
