@@ -5,11 +5,13 @@
  * same SIPp load: the floor, a minimal answering script on the SIP stack and media worker
  * alone, then the engine running an IVR document (Say, Record) for every call. Prints calls/s
  * answered, peak concurrent calls, node CPU (whole process, media worker included) per call,
- * the pacing loop's lateness p99/max and the receivers' inter-arrival p99.9.
+ * the pacing loop's lateness p99/max and the receivers' inter-arrival p99.9. A third run
+ * bridges calls: each SIPp caller's document Dials a second SIPp (`sip-bridged.ts`).
  *
  * Goals: >= 500 concurrent two-way G.711 calls on one core with inter-arrival p99.9 < 40 ms and
  * 0 lost packets; >= 100 new calls/s. RCML_BENCH_SIP_CALLS (default 800) and
- * RCML_BENCH_SIP_RATE (calls/s, default 100) change the load.
+ * RCML_BENCH_SIP_RATE (calls/s, default 100) change the load; RCML_BENCH_SIP_PHASES (default
+ * `floor,engine,bridged`) which runs are made.
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -23,11 +25,14 @@ import { SipCall } from '../src/telephony/sip-call.js';
 import { startSipService } from '../src/telephony/sip-service.js';
 import { createEspeakTts } from '../src/telephony/tts/espeak.js';
 import * as S from '../test/support/sipp-scenarios.js';
+import { BRIDGED, BRIDGED_HOLD_S, bridgedPhase, printBridged } from './sip-bridged.js';
 
 const CALLS = Number(process.env.RCML_BENCH_SIP_CALLS ?? 800);
 const RATE = Number(process.env.RCML_BENCH_SIP_RATE ?? 100);
 const PROMPT = 'Welcome to the benchmark line. Please leave a message after this prompt.';
 const PCAP = '/usr/share/sip-tester/g711a.pcap';
+/** Which runs to make, in order (`floor` always runs: the others are read against it). */
+const PHASES = new Set((process.env.RCML_BENCH_SIP_PHASES ?? 'floor,engine,bridged').split(','));
 
 interface SinkReport {
   packets: number;
@@ -266,12 +271,20 @@ export async function run(): Promise<void> {
   try {
     const base = await phase('floor', sink, floor(prompt));
     print(base);
-    const full = await phase('engine', sink, withEngine(tts));
-    print(full);
-    console.log(
-      `ratio engine/floor: CPU per call ${(full.cpuPerCall / Math.max(1e-9, base.cpuPerCall)).toFixed(2)}, ` +
-        `calls/s ${(full.rate / Math.max(1e-9, base.rate)).toFixed(2)}`,
-    );
+    if (PHASES.has('engine')) {
+      const full = await phase('engine', sink, withEngine(tts));
+      print(full);
+      console.log(
+        `ratio engine/floor: CPU per call ${(full.cpuPerCall / Math.max(1e-9, base.cpuPerCall)).toFixed(2)}, ` +
+          `calls/s ${(full.rate / Math.max(1e-9, base.rate)).toFixed(2)}`,
+      );
+    }
+    if (PHASES.has('bridged')) {
+      console.log(
+        `${BRIDGED} bridged calls at ${RATE}/s, two legs each, ${BRIDGED_HOLD_S} s each, PCMA both ways`,
+      );
+      printBridged(await bridgedPhase(sink, new CallCounter(), tts, RATE), base.cpuPerCall);
+    }
   } finally {
     sink.stop();
   }
