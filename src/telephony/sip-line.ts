@@ -84,6 +84,11 @@ export class SipCallLine implements CallLine {
     });
   }
 
+  /** Resolves once the answer under way, if any, has opened the call's media. */
+  opened(): Promise<void> {
+    return this.answering ?? Promise.resolve();
+  }
+
   end(status: CallStatus, reason?: LineEndReason): void {
     this.keyWatcher = undefined;
     if (this.call.ended) return;

@@ -173,6 +173,8 @@ export class SipTelephony implements Telephony {
    * `fallback`'s (silence of its length): bridges do not record over SIP yet.
    */
   connect(a: CallLine, b: CallLine, options: { record: boolean }): LineBridge {
+    const opening = this.onceOpen(a, b, options);
+    if (opening) return opening;
     const left = channelOf(a);
     const right = channelOf(b);
     if (!left || !right) return this.fallback.connect(a, b, options);
@@ -182,6 +184,31 @@ export class SipTelephony implements Telephony {
       disconnect(done) {
         left.link(null);
         if (recorded) recorded.disconnect(done);
+        else done(undefined);
+      },
+    };
+  }
+
+  /**
+   * Two SIP lines of which one is still answering (a caller answered by the verb that bridges
+   * it, as `<Dial><Queue>` does): they are linked once both media are open, unless the bridge
+   * is taken apart first. Undefined when there is nothing to wait for.
+   */
+  private onceOpen(a: CallLine, b: CallLine, options: { record: boolean }): LineBridge | undefined {
+    if (!(a instanceof SipCallLine) || !(b instanceof SipCallLine)) return undefined;
+    if (channelOf(a) && channelOf(b)) return undefined;
+    let bridge: LineBridge | undefined;
+    let parted = false;
+    void Promise.all([a.opened(), b.opened()]).then(() => {
+      if (parted) return;
+      // A line that ended meanwhile has no media: its bridge is silent, as any other.
+      bridge =
+        channelOf(a) && channelOf(b) ? this.connect(a, b, options) : this.fallback.connect(a, b, options);
+    });
+    return {
+      disconnect(done) {
+        parted = true;
+        if (bridge) bridge.disconnect(done);
         else done(undefined);
       },
     };

@@ -2,6 +2,7 @@
  * A queue over SIP on loopback, in real time: a SIPp caller enqueues and hears the waitUrl's
  * tone; a second SIPp caller dials the queue; the Queue noun's url plays its tone to the
  * waiting caller; then the two lines are bridged and each hears the other's tone, not its own.
+ * A queued agent that rejoins hears its wait music again between two customers.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +32,8 @@ const DOCS: Record<string, string> = {
   '/wait': '<Response><Play>/wait.wav</Play></Response>',
   '/agent': '<Response><Dial><Queue url="/announce">support</Queue></Dial></Response>',
   '/announce': '<Response><Play>/announce.wav</Play></Response>',
+  '/queued-agent': '<Response><Enqueue waitUrl="/wait" rejoin="true">agents</Enqueue></Response>',
+  '/customer': '<Response><Dial><Queue>agents</Queue></Dial></Response>',
 };
 const WAVS: Record<string, Uint8Array> = {
   '/wait.wav': toneWav(WAIT, 1),
@@ -68,6 +71,8 @@ describe.skipIf(skip)('queues over SIP', () => {
     });
     engine.setNumber('+15550300', { voiceUrl: `${APP}/enqueue` });
     engine.setNumber('+15550301', { voiceUrl: `${APP}/agent` });
+    engine.setNumber('+15550302', { voiceUrl: `${APP}/queued-agent` });
+    engine.setNumber('+15550303', { voiceUrl: `${APP}/customer` });
     const tts = createEspeakTts({ cacheDir: join(dir, 'tts') });
     sip = await startSipService({ calls: engine, port: 0, rtpPorts: { min: 37000, max: 37999 }, tts });
     viaSip = sip.telephony(simulated as Telephony);
@@ -80,7 +85,7 @@ describe.skipIf(skip)('queues over SIP', () => {
     await engine?.close();
   });
 
-  it('plays the waitUrl to the waiting caller, the Queue url before the bridge, then bridges both ways', async () => {
+  it.concurrent('plays the waitUrl to the waiting caller, the Queue url before the bridge, then bridges both ways', async () => {
     const callerEar = await rtpSink();
     const agentEar = await rtpSink();
     // t=0 the caller enqueues (wait music); t~1.5 s the agent dials the queue (0.6 s of
@@ -125,5 +130,41 @@ describe.skipIf(skip)('queues over SIP', () => {
     expect(countOf(agentHeard, WAIT) + countOf(agentHeard, JOIN) + countOf(agentHeard, AGENT), summary).toBe(
       0,
     );
+  }, 20_000);
+
+  it.concurrent('puts a queued agent that rejoins back on its wait music between two customers', async () => {
+    const agentEar = await rtpSink();
+    writeTonePcap(join(dir, 'customer.pcap'), CALLER, 1);
+    // t=0 the agent enqueues (rejoin); customers dial the queue at t~2 s and t~4 s (SIPp's
+    // first call comes one period after its start), each bridged at once while its own line is
+    // still being answered, sending its tone for 1 s and hanging up; the agent hangs up at t~6.5 s.
+    const agent = runSipp(
+      S.scenario('queued-agent', `${S.answered({ payloads: '8 101' })}${S.pause(6500)}${S.sendBye()}`),
+      `127.0.0.1:${sip.port}`,
+      { service: '+15550302', keys: { sinkport: agentEar.port, caller: '15556002' } },
+    );
+    const customers = runSipp(
+      S.scenario(
+        'customer',
+        `${S.answered({ payloads: '8 101' })}${S.pause(300)}${S.playPcap(join(dir, 'customer.pcap'))}${S.pause(1100)}${S.sendBye()}`,
+      ),
+      `127.0.0.1:${sip.port}`,
+      {
+        service: '+15550303',
+        calls: 2,
+        rate: 1,
+        extra: ['-rp', '2000'],
+        keys: { sinkport: 9, caller: '15556003' },
+      },
+    );
+    const [queued, dialing] = await Promise.all([agent.done, customers.done]);
+    agentEar.close();
+    expect(queued.code, queued.messages).toBe(0);
+    expect(dialing.code, dialing.messages).toBe(0);
+    const heard = dominantTones(alawmulaw.alaw.decode(new Uint8Array(agentEar.payloads())), TONES);
+    // What the agent heard, each run of one tone once: music, customer, music again, customer.
+    const runs = heard.filter((t, i) => t !== undefined && t !== heard[i - 1]);
+    const steps = runs.filter((t, i) => t !== runs[i - 1]);
+    expect(steps.slice(0, 4), heard.join(',')).toEqual([WAIT, CALLER, WAIT, CALLER]);
   }, 20_000);
 });
