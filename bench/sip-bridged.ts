@@ -69,7 +69,8 @@ const exited = (child: ChildProcess): Promise<number | null> =>
       err += d;
     });
     child.once('exit', (code) => {
-      if (code !== 0 && process.env.DEBUG_SIPP) console.log(err.slice(-3000));
+      // A failed SIPp says why on its stderr: keep its last lines beside the figures.
+      if (code !== 0) console.log(err.split('\n').slice(-10).join('\n'));
       resolve(code);
     });
   });
