@@ -75,7 +75,9 @@ function tick(room: ConferenceRoom, members: Member[]) {
 /** Each far end speaks one frame per tick; 3 ticks fill the 40 ms jitter buffers and the mix flows. */
 function talk(room: ConferenceRoom, members: Member[], values: number[], ticks = 4) {
   for (let t = 0; t < ticks; t++) {
-    members.forEach((m, i) => m.speak(values[i] as number));
+    members.forEach((m, i) => {
+      m.speak(values[i] as number);
+    });
     tick(room, members);
   }
 }
