@@ -10,6 +10,10 @@
  * Goals: >= 500 concurrent two-way G.711 calls on one core with inter-arrival p99.9 < 40 ms and
  * 0 lost packets; >= 100 new calls/s. RCML_BENCH_SIP_CALLS (default 800) and
  * RCML_BENCH_SIP_RATE (calls/s, default 100) change the load.
+ *
+ * First, conference mixing (`conference-mix.ts`): the work of one tick for rooms of 50 and 200
+ * members beside the same calls in no room; goal: a 50-member room within the 20 ms tick at
+ * p99. RCML_BENCH_SIP_ONLY=conference runs that part alone.
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -23,6 +27,7 @@ import { SipCall } from '../src/telephony/sip-call.js';
 import { startSipService } from '../src/telephony/sip-service.js';
 import { createEspeakTts } from '../src/telephony/tts/espeak.js';
 import * as S from '../test/support/sipp-scenarios.js';
+import { measureConferenceMix, printConferenceMix } from './conference-mix.js';
 
 const CALLS = Number(process.env.RCML_BENCH_SIP_CALLS ?? 800);
 const RATE = Number(process.env.RCML_BENCH_SIP_RATE ?? 100);
@@ -255,6 +260,8 @@ function print(r: PhaseResult): void {
 }
 
 export async function run(): Promise<void> {
+  printConferenceMix(measureConferenceMix());
+  if (process.env.RCML_BENCH_SIP_ONLY === 'conference') return;
   const tts = createEspeakTts({ cacheDir: mkdtempSync(join(tmpdir(), 'rcml-bench-tts-')) });
   const prompt = await tts.synthesize({ text: PROMPT, voice: 'man', language: 'en' });
   const sink = await startSink();
