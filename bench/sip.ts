@@ -11,7 +11,10 @@
  * Goals: >= 500 concurrent two-way G.711 calls on one core with inter-arrival p99.9 < 40 ms and
  * 0 lost packets; >= 100 new calls/s. RCML_BENCH_SIP_CALLS (default 800) and
  * RCML_BENCH_SIP_RATE (calls/s, default 100) change the load; RCML_BENCH_SIP_PHASES (default
- * `floor,engine,bridged`) which runs are made.
+ * `conference,floor,engine,bridged`) which runs are made.
+ *
+ * `conference` (`conference-mix.ts`): the work of one tick for rooms of 50 and 200 members
+ * beside the same calls in no room; goal: a 50-member room within the 20 ms tick at p99.
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -25,6 +28,7 @@ import { SipCall } from '../src/telephony/sip-call.js';
 import { startSipService } from '../src/telephony/sip-service.js';
 import { createEspeakTts } from '../src/telephony/tts/espeak.js';
 import * as S from '../test/support/sipp-scenarios.js';
+import { measureConferenceMix, printConferenceMix } from './conference-mix.js';
 import { BRIDGED, BRIDGED_HOLD_S, bridgedPhase, printBridged } from './sip-bridged.js';
 
 const CALLS = Number(process.env.RCML_BENCH_SIP_CALLS ?? 800);
@@ -32,7 +36,7 @@ const RATE = Number(process.env.RCML_BENCH_SIP_RATE ?? 100);
 const PROMPT = 'Welcome to the benchmark line. Please leave a message after this prompt.';
 const PCAP = '/usr/share/sip-tester/g711a.pcap';
 /** Which runs to make, in order (`floor` always runs: the others are read against it). */
-const PHASES = new Set((process.env.RCML_BENCH_SIP_PHASES ?? 'floor,engine,bridged').split(','));
+const PHASES = new Set((process.env.RCML_BENCH_SIP_PHASES ?? 'conference,floor,engine,bridged').split(','));
 
 interface SinkReport {
   packets: number;
@@ -260,6 +264,8 @@ function print(r: PhaseResult): void {
 }
 
 export async function run(): Promise<void> {
+  if (PHASES.has('conference')) printConferenceMix(measureConferenceMix());
+  if (!['floor', 'engine', 'bridged'].some((name) => PHASES.has(name))) return;
   const tts = createEspeakTts({ cacheDir: mkdtempSync(join(tmpdir(), 'rcml-bench-tts-')) });
   const prompt = await tts.synthesize({ text: PROMPT, voice: 'man', language: 'en' });
   const sink = await startSink();

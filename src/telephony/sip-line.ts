@@ -13,6 +13,7 @@ import type {
 import type { CallStatus } from '../engine/records.js';
 import { CALL_RATE, decodeWav, encodeWav } from './audio/decode.js';
 import { beep, silence } from './audio/tones.js';
+import type { MediaChannel } from './media/host.js';
 import type { MediaCall } from './media-call.js';
 import type { TextToSpeech } from './tts/port.js';
 
@@ -173,6 +174,12 @@ export class SipCallLine implements CallLine {
 
   sendDigits(_digits: string): void {
     // Not sent yet: only Dial's Number sendDigits asks for it, and numbers are not called over SIP.
+  }
+
+  /** The call's media once it is answered (a conference joins it); undefined when it never is or has ended. */
+  async whenMedia(): Promise<MediaChannel | undefined> {
+    await this.opened();
+    return this.call.mediaChannel();
   }
 
   prepare(sources: readonly MediaSource[]): void {

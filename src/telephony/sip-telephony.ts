@@ -17,6 +17,7 @@ import { buildAnswer, buildOffer, readAnswer } from './sip/sdp.js';
 import type { SipPeer } from './sip/transport.js';
 import { SipCallLine } from './sip-line.js';
 import { OutboundSipCall } from './sip-outbound-call.js';
+import { SipConferenceMixer } from './sip-room.js';
 import { dialFailureOf, fromUserOf, inviteHeadersOf, sipTargetOf } from './sip-target.js';
 import type { TextToSpeech } from './tts/port.js';
 
@@ -53,7 +54,8 @@ function resolve(egress: EgressGuard, host: string): Promise<string> {
 /**
  * The `Telephony` of `rcml serve --sip`: `sip:` targets are called over SIP (an INVITE from
  * the service's address, RTP from its media worker); numbers and `client:` targets, bridges and
- * rooms stay with `fallback` (the simulated parties).
+ * rooms stay with `fallback` (the simulated parties), except bridges of two SIP lines and rooms
+ * (mixed in the media worker).
  */
 export class SipTelephony implements Telephony {
   constructor(
@@ -214,7 +216,13 @@ export class SipTelephony implements Telephony {
     };
   }
 
-  room(sid: string, name: string): ConferenceMixer {
-    return this.fallback.room(sid, name);
+  /**
+   * A room's SIP members are mixed in the media worker (`SipConferenceMixer`); its other
+   * members (simulated parties) are in the room's bookkeeping but not in its audio.
+   */
+  room(sid: string, _name: string): ConferenceMixer {
+    return new SipConferenceMixer(this.deps.media, this.deps.tts, (message, detail) =>
+      this.deps.warn(message, { conferenceSid: sid, ...detail }),
+    );
   }
 }

@@ -9,22 +9,34 @@ import { writeRtp } from '../../src/telephony/media/rtp.js';
 
 const RATE = 8000;
 
-/** `seconds` of a sine at `hz`, 8 kHz 16-bit, at half scale. */
-export function tone(hz: number, seconds: number): Int16Array {
+/** `seconds` of a sine at `hz`, 8 kHz 16-bit, at half scale unless `amplitude` says. */
+export function tone(hz: number, seconds: number, amplitude = 16000): Int16Array {
   const out = new Int16Array(Math.round(seconds * RATE));
-  for (let i = 0; i < out.length; i++) out[i] = Math.round(16000 * Math.sin((2 * Math.PI * hz * i) / RATE));
+  for (let i = 0; i < out.length; i++)
+    out[i] = Math.round(amplitude * Math.sin((2 * Math.PI * hz * i) / RATE));
   return out;
 }
 
 /** A WAV of the tone (for a `Play`). */
 export const toneWav = (hz: number, seconds: number): Uint8Array => encodeWav(tone(hz, seconds));
 
-/**
- * Writes a pcap (Ethernet, IPv4, UDP) of the tone as A-law RTP, one packet per 20 ms: SIPp
- * replays it to the far end's media address with the capture's timing.
- */
+/** Writes `tonePcap`'s A-law capture to `file`. */
 export function writeTonePcap(file: string, hz: number, seconds: number): void {
-  const payload = alawmulaw.alaw.encode(tone(hz, seconds));
+  writeFileSync(file, tonePcap(hz, seconds, { codec: 'PCMA' }));
+}
+
+/**
+ * A pcap (Ethernet, IPv4, UDP) of the tone as RTP (PCMU unless `codec` says), one packet per
+ * 20 ms: SIPp replays it to the far end's media address with the capture's timing.
+ */
+export function tonePcap(
+  hz: number,
+  seconds: number,
+  { codec = 'PCMU', amplitude = 16000 }: { codec?: 'PCMU' | 'PCMA'; amplitude?: number } = {},
+): Buffer {
+  const pcm = tone(hz, seconds, amplitude);
+  const payload = codec === 'PCMA' ? alawmulaw.alaw.encode(pcm) : alawmulaw.mulaw.encode(pcm);
+  const payloadType = codec === 'PCMA' ? 8 : 0;
   const frames = Math.floor(payload.length / 160);
   const parts: Buffer[] = [];
   const global = Buffer.alloc(24);
@@ -36,7 +48,7 @@ export function writeTonePcap(file: string, hz: number, seconds: number): void {
   parts.push(global);
   for (let n = 0; n < frames; n++) {
     const rtp = writeRtp(
-      { payloadType: 8, sequence: n, timestamp: n * 160, ssrc: 0x1234, marker: n === 0 },
+      { payloadType, sequence: n, timestamp: n * 160, ssrc: 0x1234, marker: n === 0 },
       payload.subarray(n * 160, (n + 1) * 160),
     );
     const udpLength = 8 + rtp.length;
@@ -61,10 +73,10 @@ export function writeTonePcap(file: string, hz: number, seconds: number): void {
     header.writeUInt32LE(frame.length, 12);
     parts.push(header, frame);
   }
-  writeFileSync(file, Buffer.concat(parts));
+  return Buffer.concat(parts);
 }
 
-/** Power of `hz` in the samples (Goertzel), normalised by their length. */
+/** Power of `hz` in the samples (Goertzel), per sample squared: comparable across lengths. */
 export function goertzel(pcm: Int16Array, hz: number): number {
   const k = 2 * Math.cos((2 * Math.PI * hz) / RATE);
   let s1 = 0;
@@ -74,7 +86,8 @@ export function goertzel(pcm: Int16Array, hz: number): number {
     s2 = s1;
     s1 = s0;
   }
-  return (s1 * s1 + s2 * s2 - k * s1 * s2) / (pcm.length * pcm.length);
+  const n = Math.max(1, pcm.length);
+  return (s1 * s1 + s2 * s2 - k * s1 * s2) / (n * n);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Codec, CodecSettings, MediaCommand, MediaEvent, MediaPath, MediaStats } from './protocol.js';
+import { MediaRoom } from './room-channel.js';
 import type { MediaWorkerData } from './worker.js';
 
 /** Options of `startMediaHost`. */
@@ -52,6 +53,7 @@ export class MediaHost {
     number,
     { resolve: (port: number) => void; reject: (err: Error) => void }
   >();
+  private readonly rooms = new Map<number, MediaRoom>();
   private statsWaiters: Array<(stats: MediaStats) => void> = [];
   private closed = false;
 
@@ -79,6 +81,19 @@ export class MediaHost {
     const channel = new MediaChannel(this, id, port);
     this.channels.set(id, channel);
     return channel;
+  }
+
+  /** Opens a conference room in the worker (see `MediaRoom`). */
+  openRoom(): MediaRoom {
+    const room = new MediaRoom(this, this.nextId++);
+    if (this.closed) room.closed();
+    else this.rooms.set(room.id, room);
+    return room;
+  }
+
+  /** @internal */
+  forgetRoom(id: number): void {
+    this.rooms.delete(id);
   }
 
   /** Pacing loop and receiver figures since the last call (then reset). */
@@ -111,6 +126,8 @@ export class MediaHost {
     this.closed = true;
     for (const channel of this.channels.values()) channel.closed();
     this.channels.clear();
+    for (const room of this.rooms.values()) room.closed();
+    this.rooms.clear();
     await this.worker.terminate();
   }
 
@@ -130,6 +147,9 @@ export class MediaHost {
         for (const w of waiters) w(event.stats);
         return;
       }
+      case 'room-played':
+        this.rooms.get(event.room)?.onPlayed(event.play, event.stopped);
+        return;
       default:
         this.channels.get(event.id)?.onEvent(event);
     }

@@ -47,7 +47,24 @@ export type MediaCommand =
   | { type: 'link'; id: number; peer: number | null }
   | { type: 'close'; id: number }
   | { type: 'stats' }
-  | { type: 'shutdown' };
+  | { type: 'shutdown' }
+  | RoomCommand;
+
+/**
+ * Conference rooms (see `room.ts`): members are open calls (`id`); while in a room a call
+ * sends the room's mix (others, room plays, its own play) instead of its play or bridge.
+ */
+export type RoomCommand =
+  | { type: 'room-open'; room: number }
+  /** Joining another room leaves the first; a `muted` member hears but is not heard. */
+  | { type: 'room-join'; room: number; id: number; muted: boolean }
+  | { type: 'room-leave'; room: number; id: number }
+  | { type: 'room-mute'; room: number; id: number; muted: boolean }
+  /** Plays PCM to every member `loop` times (0: until stopped); `room-played` when done or stopped. */
+  | { type: 'room-play'; room: number; play: number; pcm: Int16Array; loop: number }
+  | { type: 'room-stop'; room: number; play: number }
+  /** Every member goes back to its own media; plays under way end stopped. */
+  | { type: 'room-close'; room: number };
 
 /** Figures of the pacing loop and the receivers, for the bench and metrics. */
 export interface MediaStats {
@@ -81,4 +98,5 @@ export type MediaEvent =
       silentMs: number;
     }
   | { type: 'digit'; id: number; key: string }
-  | { type: 'stats'; stats: MediaStats };
+  | { type: 'stats'; stats: MediaStats }
+  | { type: 'room-played'; room: number; play: number; stopped: boolean };

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type dgram from 'node:dgram';
 import { DtmfReceiver } from './dtmf.js';
 import { decode, encode, FRAME_SAMPLES, SILENCE_BYTE } from './g711.js';
+import { decodeInto } from './g711-tables.js';
 import type { Histogram } from './histogram.js';
 import { JitterBuffer } from './jitter.js';
 import { Player } from './player.js';
@@ -29,6 +30,19 @@ function encoded(codec: Codec, pcm: Int16Array, key: string | undefined): Uint8A
 
 /** Relayed audio a bridged session keeps at most: 60 ms, so a faster sender adds no delay. */
 const RELAY_BYTES = FRAME_SAMPLES * 3;
+
+/**
+ * A session's place in a conference room (`room.ts`): the room reads what the session
+ * receives from `input` and leaves this tick's mix, encoded, in `output`.
+ */
+export interface ConferenceSeat {
+  readonly input: JitterBuffer;
+  readonly output: Uint8Array;
+  /** `output` holds this tick's mix (the room sets it, the session's tick sends it once). */
+  ready: boolean;
+  /** Takes the session out of its room (the session closes). */
+  leave(): void;
+}
 
 /** Counters shared by every session of the worker. */
 export interface SessionTotals {
@@ -65,6 +79,8 @@ export class MediaSession {
   private relayed = 0;
   private lastArrival = 0;
   private lastSequence: number | undefined;
+  /** Set while the session is in a conference room: it sends the room's mix, not its play or bridge. */
+  seat: ConferenceSeat | undefined;
 
   constructor(
     command: OpenCommand,
@@ -152,16 +168,35 @@ export class MediaSession {
     this.relayed += bytes.length;
   }
 
+  get mediaCodec(): Codec {
+    return this.codec;
+  }
+
+  /** The next frame of the play into `this.frame`; false when there is none (a play that ends says so). */
+  private nextPlayed(): boolean {
+    if (!this.player) return false;
+    if (this.player.next(this.frame)) return true;
+    const done = this.player.play;
+    this.player = undefined;
+    this.emit({ type: 'played', id: this.id, play: done, stopped: false });
+    return false;
+  }
+
+  /** In a room: the next frame of this call's own play (wait music), decoded into `pcm`; false when none. */
+  playedFrame(pcm: Int16Array): boolean {
+    if (!this.nextPlayed()) return false;
+    decodeInto(this.codec, this.frame, pcm);
+    return true;
+  }
+
   /** One 20 ms step: send a frame, take one into the recording. */
   tick(): void {
     let frame = this.silence;
-    if (this.player) {
-      if (this.player.next(this.frame)) frame = this.frame;
-      else {
-        const done = this.player.play;
-        this.player = undefined;
-        this.emit({ type: 'played', id: this.id, play: done, stopped: false });
-      }
+    if (this.seat) {
+      if (this.seat.ready) frame = this.seat.output;
+      this.seat.ready = false;
+    } else if (this.player) {
+      if (this.nextPlayed()) frame = this.frame;
     } else if (this.relayed >= FRAME_SAMPLES) {
       this.frame.set(this.relay.subarray(0, FRAME_SAMPLES));
       this.relay.copyWithin(0, FRAME_SAMPLES, this.relayed);
@@ -229,6 +264,7 @@ export class MediaSession {
     }
     if (rtp.payloadType === this.payloadType && rtp.payload.length > 0) {
       this.jitter?.push(rtp.sequence, rtp.payload);
+      this.seat?.input.push(rtp.sequence, rtp.payload);
       this.linked?.relayIn(rtp.payload, this.codec);
     }
   }
@@ -238,6 +274,7 @@ export class MediaSession {
     this.linked = undefined;
     if (peer?.peer === this) peer.link(undefined);
     this.player = undefined;
+    this.seat?.leave();
     if (this.recorder) this.finishRecording('stopped');
     this.socket.close();
   }

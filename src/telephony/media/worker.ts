@@ -2,7 +2,8 @@ import dgram from 'node:dgram';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Histogram } from './histogram.js';
 import { Pacer } from './pacer.js';
-import type { MediaCommand, MediaEvent, OpenCommand } from './protocol.js';
+import type { MediaCommand, MediaEvent, OpenCommand, RoomCommand } from './protocol.js';
+import { ConferenceRoom } from './room.js';
 import { MediaSession, type SessionTotals } from './session.js';
 
 /** What the host tells the worker when it starts it. */
@@ -18,11 +19,14 @@ const port = parentPort;
 if (!port) throw new Error('the media worker runs in a worker thread');
 const config = workerData as MediaWorkerData;
 const sessions = new Map<number, MediaSession>();
+const rooms = new Map<number, ConferenceRoom>();
 const lateness = new Histogram();
 const work = new Histogram();
 const totals: SessionTotals = { sent: 0, received: 0, lost: 0, interArrival: new Histogram() };
 const pacer = new Pacer(() => {
   const start = performance.now();
+  // Rooms first: each member's mix is ready when its session sends.
+  for (const room of rooms.values()) room.tick();
   for (const session of sessions.values()) {
     try {
       session.tick();
@@ -81,7 +85,44 @@ async function open(command: OpenCommand): Promise<void> {
   }
 }
 
+/** The conference room commands (see `room.ts`). */
+function roomCommand(command: RoomCommand): void {
+  if (command.type === 'room-open') {
+    if (!rooms.has(command.room)) rooms.set(command.room, new ConferenceRoom(command.room, emit));
+    return;
+  }
+  const room = rooms.get(command.room);
+  if (!room) return;
+  switch (command.type) {
+    case 'room-join': {
+      const session = sessions.get(command.id);
+      if (session) room.join(session, command.muted);
+      return;
+    }
+    case 'room-leave':
+      room.leave(command.id);
+      return;
+    case 'room-mute':
+      room.mute(command.id, command.muted);
+      return;
+    case 'room-play':
+      room.play(command.play, command.pcm, command.loop);
+      return;
+    case 'room-stop':
+      room.stop(command.play);
+      return;
+    case 'room-close':
+      rooms.delete(command.room);
+      room.close();
+      return;
+  }
+}
+
 port.on('message', (command: MediaCommand) => {
+  if (command.type.startsWith('room-')) {
+    roomCommand(command as RoomCommand);
+    return;
+  }
   switch (command.type) {
     case 'open':
       void open(command);
