@@ -1,14 +1,16 @@
 /**
- * Queue matches per second through the Redis queue store with 1, 2 and 4 node processes, each
- * running arrivals on both sides (through the engine's `QueueMatcher`, as a node does), beside
- * floors measured in the same run: plain Redis `INCR` round trips per second from as many
- * processes, IN_FLIGHT at a time per process. Two loads: one hot queue, and IN_FLIGHT queues;
- * each process keeps IN_FLIGHT arrivals in flight (the store's atomic arrival orders them, so
- * the matcher does not hold one queue's arrivals back for each other). An arrival costs two
- * round trips (find the queue, arrive) where the floor costs one.
- * Redis commands per arrival are counted (each is one round trip; goal <= 2), and the load
- * average is printed beside each figure (the machine may be shared). Skips with one line when no
- * Redis server answers.
+ * Queue matches per second through the Redis queue store with 1 and 4 node processes, each
+ * running arrivals on both sides (through the engine's `QueueMatcher`, as a node does, on a
+ * connection set up as a node's), beside floors measured in the same run: Redis `INCR` round
+ * trips per second from as many processes, IN_FLIGHT at a time per process, plain and through an
+ * auto-pipelined connection (the better of the two is the floor). Two loads: one hot queue, and
+ * IN_FLIGHT queues; each process keeps IN_FLIGHT arrivals in flight (the store's atomic arrival
+ * orders them, so the matcher does not hold one queue's arrivals back for each other). An
+ * arrival is one script (the queue looked up by name in it): one round trip, as the floor's.
+ * Redis commands per arrival are counted (each is one round trip), the node CPU (user + system)
+ * per arrival and per INCR is printed, and the load average beside each figure (the machine may
+ * be shared). RCML_BENCH_CPU_PROF=<dir> runs the arrival processes with `node --cpu-prof`.
+ * Skips with one line when no Redis server answers.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -26,12 +28,14 @@ const ACCOUNT = `AC${'b'.repeat(32)}`;
 const SECONDS = 2;
 /** Arrivals in flight per process (calls of one node arriving at once). */
 const IN_FLIGHT = 8;
-const PROCESSES = [1, 2, 4];
+const PROCESSES = [1, 4];
 
 interface WorkerResult {
   ops: number;
   matches: number;
   commands: number;
+  /** CPU time of the process (user + system) over the round, µs. */
+  cpuUs: number;
 }
 
 /** Counts the commands a connection sends (each is one round trip, pipelined or not). */
@@ -45,11 +49,12 @@ function counted(redis: Redis): () => number {
   return () => sent;
 }
 
-type Mode = 'incr' | 'queue' | 'queues';
+type Mode = 'incr' | 'incr-piped' | 'queue' | 'queues';
 
 /** One node process: waits for "go" on stdin, runs `mode` for SECONDS, prints its counts. */
 async function worker(mode: Mode, prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL);
+  // As a node connects (see `cluster/backends.ts`), but the plain floor without auto-pipelining.
+  const redis = new Redis(REDIS_URL, { enableAutoPipelining: mode !== 'incr' });
   const matcher = new QueueMatcher({
     store: new RedisQueueStore(redis, prefix),
     clock: () => Date.now(),
@@ -63,10 +68,11 @@ async function worker(mode: Mode, prefix: string): Promise<void> {
   process.stdout.write('ready\n');
   await new Promise((resolve) => process.stdin.once('data', resolve));
   const until = performance.now() + SECONDS * 1000;
-  const result: WorkerResult = { ops: 0, matches: 0, commands: 0 };
+  const cpu = process.cpuUsage();
+  const result: WorkerResult = { ops: 0, matches: 0, commands: 0, cpuUs: 0 };
   const loop = async (n: number) => {
     for (let i = 0; performance.now() < until; i++) {
-      if (mode === 'incr') await redis.incr(`${prefix}:floor`);
+      if (mode === 'incr' || mode === 'incr-piped') await redis.incr(`${prefix}:floor`);
       else {
         const side = (i + n) % 2 === 0 ? 'enqueued' : 'dialer';
         const callSid = `CA${process.pid}x${n}x${i}`;
@@ -78,6 +84,8 @@ async function worker(mode: Mode, prefix: string): Promise<void> {
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, (_, n) => loop(n)));
   result.commands = commands();
+  const used = process.cpuUsage(cpu);
+  result.cpuUs = used.user + used.system;
   process.stdout.write(`${JSON.stringify(result)}\n`);
   redis.disconnect();
 }
@@ -85,8 +93,10 @@ async function worker(mode: Mode, prefix: string): Promise<void> {
 /** Starts `n` worker processes, lets them go together, and sums their counts. */
 async function round(mode: Mode, n: number, prefix: string): Promise<WorkerResult> {
   const self = fileURLToPath(import.meta.url);
+  const profile = process.env.RCML_BENCH_CPU_PROF;
+  const prof = profile && !mode.startsWith('incr') ? ['--cpu-prof', '--cpu-prof-dir', profile] : [];
   const workers = Array.from({ length: n }, () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', self, 'worker', mode, prefix], {
+    const child = spawn(process.execPath, [...prof, '--import', 'tsx', self, 'worker', mode, prefix], {
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
@@ -104,6 +114,7 @@ async function round(mode: Mode, n: number, prefix: string): Promise<WorkerResul
     ops: results.reduce((a, r) => a + r.ops, 0),
     matches: results.reduce((a, r) => a + r.matches, 0),
     commands: results.reduce((a, r) => a + r.commands, 0),
+    cpuUs: results.reduce((a, r) => a + r.cpuUs, 0),
   };
 }
 
@@ -128,20 +139,27 @@ export async function run(): Promise<void> {
       `${SECONDS} s per round, ${IN_FLIGHT} arrivals in flight per process, ${cpus().length} cores`,
     );
     const rate = (r: WorkerResult) => r.ops / SECONDS;
+    const perOp = (r: WorkerResult) => (r.cpuUs / Math.max(1, r.ops)).toFixed(1);
     const load = () => `load ${loadavg()[0]?.toFixed(1)}`;
     for (const n of PROCESSES) {
       const stem = `${prefix}_${n}`;
-      const piped = await round('incr', n, `${stem}p`);
+      // The floor is the better of plain INCR and INCR through an auto-pipelined connection.
+      const plain = await round('incr', n, `${stem}p`);
+      const pipelined = await round('incr-piped', n, `${stem}p`);
+      const piped = rate(pipelined) > rate(plain) ? pipelined : plain;
       const hot = await round('queue', n, stem);
       const spread = await round('queues', n, `${stem}p`);
       const trips = (hot.commands + spread.commands) / (hot.ops + spread.ops);
       const line = (what: string, queue: WorkerResult) =>
         `  ${what}: ${(queue.matches / SECONDS).toFixed(0)} matches/s (${rate(queue).toFixed(0)} arrivals/s), ` +
-        `ratio to the floor ${(rate(queue) / rate(piped)).toFixed(2)}`;
+        `ratio to the floor ${(rate(queue) / rate(piped)).toFixed(2)}, ${perOp(queue)} µs node CPU per arrival`;
       console.log(
         `${n} process${n > 1 ? 'es' : ''} (${load()}), ${trips.toFixed(2)} Redis round trips per arrival:`,
       );
-      console.log(`  floor: ${rate(piped).toFixed(0)} INCR/s, ${IN_FLIGHT} in flight per process`);
+      console.log(
+        `  floor: ${rate(piped).toFixed(0)} INCR/s (plain ${rate(plain).toFixed(0)}, auto-pipelined ` +
+          `${rate(pipelined).toFixed(0)}), ${IN_FLIGHT} in flight per process, ${perOp(piped)} µs node CPU per INCR`,
+      );
       console.log(line('one queue', hot));
       console.log(line(`${IN_FLIGHT} queues`, spread));
     }
