@@ -1,9 +1,9 @@
 /**
  * Queue matches per second through the Redis queue store with 1 and 4 node processes, each
  * running arrivals on both sides (through the engine's `QueueMatcher`, as a node does, on a
- * connection set up as a node's), beside floors measured in the same run: Redis `INCR` round
- * trips per second from as many processes, IN_FLIGHT at a time per process, plain and through an
- * auto-pipelined connection (the better of the two is the floor). Two loads: one hot queue, and
+ * connection set up as a node's), beside a floor measured in the same run: Redis `INCR` round
+ * trips per second from as many processes, IN_FLIGHT at a time per process. Each measure is
+ * taken REPEATS times, interleaved with the others, and its median printed. Two loads: one hot queue, and
  * IN_FLIGHT queues; each process keeps IN_FLIGHT arrivals in flight (the store's atomic arrival
  * orders them, so the matcher does not hold one queue's arrivals back for each other). An
  * arrival is one script (the queue looked up by name in it): one round trip, as the floor's.
@@ -29,6 +29,13 @@ const SECONDS = 2;
 /** Arrivals in flight per process (calls of one node arriving at once). */
 const IN_FLIGHT = 8;
 const PROCESSES = [1, 4];
+/** Rounds of each measure; the median is printed. */
+const REPEATS = 3;
+
+/** The round of median rate. */
+function median(rounds: WorkerResult[]): WorkerResult {
+  return [...rounds].sort((a, b) => a.ops - b.ops)[Math.floor(rounds.length / 2)] as WorkerResult;
+}
 
 interface WorkerResult {
   ops: number;
@@ -49,12 +56,11 @@ function counted(redis: Redis): () => number {
   return () => sent;
 }
 
-type Mode = 'incr' | 'incr-piped' | 'queue' | 'queues';
+type Mode = 'incr' | 'queue' | 'queues';
 
 /** One node process: waits for "go" on stdin, runs `mode` for SECONDS, prints its counts. */
 async function worker(mode: Mode, prefix: string): Promise<void> {
-  // As a node connects (see `cluster/backends.ts`), but the plain floor without auto-pipelining.
-  const redis = new Redis(REDIS_URL, { enableAutoPipelining: mode !== 'incr' });
+  const redis = new Redis(REDIS_URL);
   const matcher = new QueueMatcher({
     store: new RedisQueueStore(redis, prefix),
     clock: () => Date.now(),
@@ -72,7 +78,7 @@ async function worker(mode: Mode, prefix: string): Promise<void> {
   const result: WorkerResult = { ops: 0, matches: 0, commands: 0, cpuUs: 0 };
   const loop = async (n: number) => {
     for (let i = 0; performance.now() < until; i++) {
-      if (mode === 'incr' || mode === 'incr-piped') await redis.incr(`${prefix}:floor`);
+      if (mode === 'incr') await redis.incr(`${prefix}:floor`);
       else {
         const side = (i + n) % 2 === 0 ? 'enqueued' : 'dialer';
         const callSid = `CA${process.pid}x${n}x${i}`;
@@ -94,7 +100,7 @@ async function worker(mode: Mode, prefix: string): Promise<void> {
 async function round(mode: Mode, n: number, prefix: string): Promise<WorkerResult> {
   const self = fileURLToPath(import.meta.url);
   const profile = process.env.RCML_BENCH_CPU_PROF;
-  const prof = profile && !mode.startsWith('incr') ? ['--cpu-prof', '--cpu-prof-dir', profile] : [];
+  const prof = profile && mode !== 'incr' ? ['--cpu-prof', '--cpu-prof-dir', profile] : [];
   const workers = Array.from({ length: n }, () => {
     const child = spawn(process.execPath, [...prof, '--import', 'tsx', self, 'worker', mode, prefix], {
       stdio: ['pipe', 'pipe', 'inherit'],
@@ -143,22 +149,24 @@ export async function run(): Promise<void> {
     const load = () => `load ${loadavg()[0]?.toFixed(1)}`;
     for (const n of PROCESSES) {
       const stem = `${prefix}_${n}`;
-      // The floor is the better of plain INCR and INCR through an auto-pipelined connection.
-      const plain = await round('incr', n, `${stem}p`);
-      const pipelined = await round('incr-piped', n, `${stem}p`);
-      const piped = rate(pipelined) > rate(plain) ? pipelined : plain;
-      const hot = await round('queue', n, stem);
-      const spread = await round('queues', n, `${stem}p`);
-      const trips = (hot.commands + spread.commands) / (hot.ops + spread.ops);
+      // Rounds interleaved, medians kept: a shared machine's load moves between rounds.
+      const runs: Record<Mode, WorkerResult[]> = { incr: [], queue: [], queues: [] };
+      for (let r = 0; r < REPEATS; r++) {
+        runs.incr.push(await round('incr', n, `${stem}p`));
+        runs.queue.push(await round('queue', n, `${stem}h${r}`));
+        runs.queues.push(await round('queues', n, `${stem}s${r}`));
+      }
+      const [floor, hot, spread] = [median(runs.incr), median(runs.queue), median(runs.queues)];
+      const all = [...runs.queue, ...runs.queues];
+      const trips = all.reduce((a, r) => a + r.commands, 0) / all.reduce((a, r) => a + r.ops, 0);
       const line = (what: string, queue: WorkerResult) =>
         `  ${what}: ${(queue.matches / SECONDS).toFixed(0)} matches/s (${rate(queue).toFixed(0)} arrivals/s), ` +
-        `ratio to the floor ${(rate(queue) / rate(piped)).toFixed(2)}, ${perOp(queue)} µs node CPU per arrival`;
+        `ratio to the floor ${(rate(queue) / rate(floor)).toFixed(2)}, ${perOp(queue)} µs node CPU per arrival`;
       console.log(
         `${n} process${n > 1 ? 'es' : ''} (${load()}), ${trips.toFixed(2)} Redis round trips per arrival:`,
       );
       console.log(
-        `  floor: ${rate(piped).toFixed(0)} INCR/s (plain ${rate(plain).toFixed(0)}, auto-pipelined ` +
-          `${rate(pipelined).toFixed(0)}), ${IN_FLIGHT} in flight per process, ${perOp(piped)} µs node CPU per INCR`,
+        `  floor: ${rate(floor).toFixed(0)} INCR/s, ${IN_FLIGHT} in flight per process, ${perOp(floor)} µs node CPU per INCR`,
       );
       console.log(line('one queue', hot));
       console.log(line(`${IN_FLIGHT} queues`, spread));

@@ -161,13 +161,9 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
   if (!Number.isInteger(ttlMs) || ttlMs < 100) {
     throw new Error(`node TTL must be a whole number of ms >= 100 (got ${ttlMs})`);
   }
-  // Commands made in one turn of the event loop (a node's calls arriving at queues together, the
-  // replies of one read resuming several) leave in one write: a busy node makes fewer syscalls.
-  const redis = new Redis(options.redisUrl, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 3,
-    enableAutoPipelining: true,
-  });
+  // Not auto-pipelined: an arrival is one command already, and batching cost more CPU per
+  // arrival than the writes it saved (see the cluster bench in docs/api.md).
+  const redis = new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
