@@ -252,7 +252,7 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
   });
   // Fenced while opening (a survivor was quicker): told now.
   if (lease.fenced !== undefined) options.onFenced?.(lease.fenced);
-  const queuePeers = await RedisQueuePeers.start(redis, prefix, nodeId);
+  const queuePeers = await RedisQueuePeers.start(redis, prefix, nodeId, ttlMs);
   const changes = await RedisChanges.start(redis, prefix, nodeId, options.onError);
   const consoleRelay = await RedisConsoleRelay.start(redis, prefix, nodeId);
   // Matches with a dead node's calls end as if those calls had hung up; so do its seats in rooms.
