@@ -122,7 +122,7 @@ export class RedisQueueStore implements QueueStore {
     return raw === null ? undefined : (JSON.parse(raw) as QueueInfo);
   }
 
-  // Every arrival looks its queue up by name first: one script, so an arrival costs two round trips.
+  // A queue's lookup by name on its own: the matcher's arrivals look it up inside `arriveByName`.
   async findQueue(accountSid: string, name: string): Promise<QueueInfo | undefined> {
     const raw = await this.script(FIND_QUEUE, [this.key('names', accountSid)], [name, this.key('queue', '')]);
     return raw === null ? undefined : (JSON.parse(raw as string) as QueueInfo);
