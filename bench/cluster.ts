@@ -1,14 +1,16 @@
 /**
- * Queue matches per second through the Redis queue store with 1, 2 and 4 node processes, each
- * running arrivals on both sides (through the engine's `QueueMatcher`, as a node does), beside
- * floors measured in the same run: plain Redis `INCR` round trips per second from as many
- * processes, IN_FLIGHT at a time per process. Two loads: one hot queue, and IN_FLIGHT queues;
- * each process keeps IN_FLIGHT arrivals in flight (the store's atomic arrival orders them, so
- * the matcher does not hold one queue's arrivals back for each other). An arrival costs two
- * round trips (find the queue, arrive) where the floor costs one.
- * Redis commands per arrival are counted (each is one round trip; goal <= 2), and the load
- * average is printed beside each figure (the machine may be shared). Skips with one line when no
- * Redis server answers.
+ * Queue matches per second through the Redis queue store with 1 and 4 node processes, each
+ * running arrivals on both sides (through the engine's `QueueMatcher`, as a node does, on a
+ * connection set up as a node's), beside a floor measured in the same run: Redis `INCR` round
+ * trips per second from as many processes, IN_FLIGHT at a time per process. Each measure is
+ * taken REPEATS times, interleaved with the others, and its median printed. Two loads: one hot queue, and
+ * IN_FLIGHT queues; each process keeps IN_FLIGHT arrivals in flight (the store's atomic arrival
+ * orders them, so the matcher does not hold one queue's arrivals back for each other). An
+ * arrival is one script (the queue looked up by name in it): one round trip, as the floor's.
+ * Redis commands per arrival are counted (each is one round trip), the node CPU (user + system)
+ * per arrival and per INCR is printed, and the load average beside each figure (the machine may
+ * be shared). RCML_BENCH_CPU_PROF=<dir> runs the arrival processes with `node --cpu-prof`.
+ * Skips with one line when no Redis server answers.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -26,12 +28,21 @@ const ACCOUNT = `AC${'b'.repeat(32)}`;
 const SECONDS = 2;
 /** Arrivals in flight per process (calls of one node arriving at once). */
 const IN_FLIGHT = 8;
-const PROCESSES = [1, 2, 4];
+const PROCESSES = [1, 4];
+/** Rounds of each measure; the median is printed. */
+const REPEATS = 3;
+
+/** The round of median rate. */
+function median(rounds: WorkerResult[]): WorkerResult {
+  return [...rounds].sort((a, b) => a.ops - b.ops)[Math.floor(rounds.length / 2)] as WorkerResult;
+}
 
 interface WorkerResult {
   ops: number;
   matches: number;
   commands: number;
+  /** CPU time of the process (user + system) over the round, µs. */
+  cpuUs: number;
 }
 
 /** Counts the commands a connection sends (each is one round trip, pipelined or not). */
@@ -63,7 +74,8 @@ async function worker(mode: Mode, prefix: string): Promise<void> {
   process.stdout.write('ready\n');
   await new Promise((resolve) => process.stdin.once('data', resolve));
   const until = performance.now() + SECONDS * 1000;
-  const result: WorkerResult = { ops: 0, matches: 0, commands: 0 };
+  const cpu = process.cpuUsage();
+  const result: WorkerResult = { ops: 0, matches: 0, commands: 0, cpuUs: 0 };
   const loop = async (n: number) => {
     for (let i = 0; performance.now() < until; i++) {
       if (mode === 'incr') await redis.incr(`${prefix}:floor`);
@@ -78,6 +90,8 @@ async function worker(mode: Mode, prefix: string): Promise<void> {
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, (_, n) => loop(n)));
   result.commands = commands();
+  const used = process.cpuUsage(cpu);
+  result.cpuUs = used.user + used.system;
   process.stdout.write(`${JSON.stringify(result)}\n`);
   redis.disconnect();
 }
@@ -85,8 +99,10 @@ async function worker(mode: Mode, prefix: string): Promise<void> {
 /** Starts `n` worker processes, lets them go together, and sums their counts. */
 async function round(mode: Mode, n: number, prefix: string): Promise<WorkerResult> {
   const self = fileURLToPath(import.meta.url);
+  const profile = process.env.RCML_BENCH_CPU_PROF;
+  const prof = profile && mode !== 'incr' ? ['--cpu-prof', '--cpu-prof-dir', profile] : [];
   const workers = Array.from({ length: n }, () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', self, 'worker', mode, prefix], {
+    const child = spawn(process.execPath, [...prof, '--import', 'tsx', self, 'worker', mode, prefix], {
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
@@ -104,6 +120,7 @@ async function round(mode: Mode, n: number, prefix: string): Promise<WorkerResul
     ops: results.reduce((a, r) => a + r.ops, 0),
     matches: results.reduce((a, r) => a + r.matches, 0),
     commands: results.reduce((a, r) => a + r.commands, 0),
+    cpuUs: results.reduce((a, r) => a + r.cpuUs, 0),
   };
 }
 
@@ -128,20 +145,29 @@ export async function run(): Promise<void> {
       `${SECONDS} s per round, ${IN_FLIGHT} arrivals in flight per process, ${cpus().length} cores`,
     );
     const rate = (r: WorkerResult) => r.ops / SECONDS;
+    const perOp = (r: WorkerResult) => (r.cpuUs / Math.max(1, r.ops)).toFixed(1);
     const load = () => `load ${loadavg()[0]?.toFixed(1)}`;
     for (const n of PROCESSES) {
       const stem = `${prefix}_${n}`;
-      const piped = await round('incr', n, `${stem}p`);
-      const hot = await round('queue', n, stem);
-      const spread = await round('queues', n, `${stem}p`);
-      const trips = (hot.commands + spread.commands) / (hot.ops + spread.ops);
+      // Rounds interleaved, medians kept: a shared machine's load moves between rounds.
+      const runs: Record<Mode, WorkerResult[]> = { incr: [], queue: [], queues: [] };
+      for (let r = 0; r < REPEATS; r++) {
+        runs.incr.push(await round('incr', n, `${stem}p`));
+        runs.queue.push(await round('queue', n, `${stem}h${r}`));
+        runs.queues.push(await round('queues', n, `${stem}s${r}`));
+      }
+      const [floor, hot, spread] = [median(runs.incr), median(runs.queue), median(runs.queues)];
+      const all = [...runs.queue, ...runs.queues];
+      const trips = all.reduce((a, r) => a + r.commands, 0) / all.reduce((a, r) => a + r.ops, 0);
       const line = (what: string, queue: WorkerResult) =>
         `  ${what}: ${(queue.matches / SECONDS).toFixed(0)} matches/s (${rate(queue).toFixed(0)} arrivals/s), ` +
-        `ratio to the floor ${(rate(queue) / rate(piped)).toFixed(2)}`;
+        `ratio to the floor ${(rate(queue) / rate(floor)).toFixed(2)}, ${perOp(queue)} µs node CPU per arrival`;
       console.log(
         `${n} process${n > 1 ? 'es' : ''} (${load()}), ${trips.toFixed(2)} Redis round trips per arrival:`,
       );
-      console.log(`  floor: ${rate(piped).toFixed(0)} INCR/s, ${IN_FLIGHT} in flight per process`);
+      console.log(
+        `  floor: ${rate(floor).toFixed(0)} INCR/s, ${IN_FLIGHT} in flight per process, ${perOp(floor)} µs node CPU per INCR`,
+      );
       console.log(line('one queue', hot));
       console.log(line(`${IN_FLIGHT} queues`, spread));
     }

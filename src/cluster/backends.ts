@@ -161,6 +161,8 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
   if (!Number.isInteger(ttlMs) || ttlMs < 100) {
     throw new Error(`node TTL must be a whole number of ms >= 100 (got ${ttlMs})`);
   }
+  // Not auto-pipelined: an arrival is one command already, and batching cost more CPU per
+  // arrival than the writes it saved (see the cluster bench in docs/api.md).
   const redis = new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
   redis.on('error', () => undefined);
   try {
@@ -250,7 +252,7 @@ export async function openClusterBackends(options: ClusterBackendOptions): Promi
   });
   // Fenced while opening (a survivor was quicker): told now.
   if (lease.fenced !== undefined) options.onFenced?.(lease.fenced);
-  const queuePeers = await RedisQueuePeers.start(redis, prefix, nodeId);
+  const queuePeers = await RedisQueuePeers.start(redis, prefix, nodeId, ttlMs);
   const changes = await RedisChanges.start(redis, prefix, nodeId, options.onError);
   const consoleRelay = await RedisConsoleRelay.start(redis, prefix, nodeId);
   // Matches with a dead node's calls end as if those calls had hung up; so do its seats in rooms.

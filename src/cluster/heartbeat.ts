@@ -18,6 +18,14 @@ export const nodeKey = (prefix: string, node: string) => `${prefix}:node:${node}
  */
 export const membersKey = (prefix: string) => `${prefix}:nodes`;
 
+/**
+ * Present for a TTL after the first beat that found Redis had lost the node keys and the
+ * membership (restarted empty): while it is, every node that ran conference rooms claims their
+ * names again (a beat reaches each within a third of the TTL), and no node claims a new name
+ * (see `room-claims.ts`), so the rooms that outlived the loss keep their names.
+ */
+export const reclaimWindowKey = (prefix: string) => `${prefix}:reclaiming`;
+
 /** The epoch and URL of a node key's or member's value (`<epoch> <url>`). */
 export function parseNodeValue(value: string): { epoch?: number; url: string } {
   const space = value.indexOf(' ');
@@ -48,12 +56,13 @@ export async function advertisedUrl(redis: Redis, prefix: string, node: string):
 }
 
 /**
- * One beat. KEYS: node key, members. ARGV: value, TTL ms, node, '1' when the node has just taken
+ * One beat. KEYS: node key, members, reclaim window. ARGV: value, TTL ms, node, '1' when the node has just taken
  * its epoch from the database (it may create the key). -> -1 a later epoch holds the key (this
  * run was superseded); 1 renewed; 2 created; 0 the key expired (its membership is still there)
  * and 3 the key and the membership are gone (Redis lost them): either way the node renews its
  * epoch in the database before it creates the key again, so that a survivor that saw the key
- * gone and the node itself cannot both go on (see `takeover.ts`).
+ * gone and the node itself cannot both go on (see `takeover.ts`); 3 also opens the reclaim
+ * window (see {@link reclaimWindowKey}) if no node has yet.
  */
 const BEAT = `
 local function epoch(v) return tonumber(string.match(v, '^(%d+)')) or 0 end
@@ -62,6 +71,7 @@ if v then
   if epoch(v) > epoch(ARGV[1]) then return -1 end
 elseif ARGV[4] ~= '1' then
   if redis.call('HEXISTS', KEYS[2], ARGV[3]) == 1 then return 0 end
+  redis.call('SET', KEYS[3], '1', 'PX', ARGV[2], 'NX')
   return 3
 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
@@ -115,7 +125,7 @@ export interface Heartbeat {
  */
 export async function startHeartbeat(redis: Redis, options: HeartbeatOptions): Promise<Heartbeat> {
   const { prefix, node, ttlMs, lease } = options;
-  const keys = [nodeKey(prefix, node), membersKey(prefix)];
+  const keys = [nodeKey(prefix, node), membersKey(prefix), reclaimWindowKey(prefix)];
   let url = '';
   let stopped = false;
   const value = () => `${options.epoch()} ${url}`;
@@ -167,7 +177,7 @@ export async function startHeartbeat(redis: Redis, options: HeartbeatOptions): P
       stopped = true;
       clearInterval(timer);
       if (lease.fenced !== undefined) return;
-      await runScript(redis, LEAVE, keys, [options.epoch(), node]).catch(() => undefined);
+      await runScript(redis, LEAVE, keys.slice(0, 2), [options.epoch(), node]).catch(() => undefined);
     },
   };
 }

@@ -95,16 +95,18 @@ export class RedisQueuePeers implements QueuePeers, ConferencePeers {
     private readonly reader: Redis,
     private readonly prefix: string,
     readonly nodeId: string,
+    /** The node's heartbeat TTL when it beats: its new room claims wait out a reclaim window. */
+    private readonly ttlMs?: number,
   ) {}
 
   /**
    * Starts reading this node's signals. `redis` sends; a second connection of its own reads
    * (a blocking read holds its connection).
    */
-  static async start(redis: Redis, prefix: string, nodeId: string): Promise<RedisQueuePeers> {
+  static async start(redis: Redis, prefix: string, nodeId: string, ttlMs?: number): Promise<RedisQueuePeers> {
     const reader = redis.duplicate();
     reader.on('error', () => undefined);
-    const peers = new RedisQueuePeers(redis, reader, prefix, nodeId);
+    const peers = new RedisQueuePeers(redis, reader, prefix, nodeId, ttlMs);
     // Signals left from an earlier run of this node are for calls that no longer exist.
     const last = (await redis.xrevrange(peers.stream(nodeId), '+', '-', 'COUNT', 1))[0]?.[0] ?? '0-0';
     peers.reading = peers.read(last);
@@ -151,6 +153,7 @@ export class RedisQueuePeers implements QueuePeers, ConferencePeers {
       name,
       { node: this.nodeId, sid },
       stale,
+      this.ttlMs === undefined ? { kind: 'free' } : { kind: 'new', ttlMs: this.ttlMs },
     );
     if (held.node === this.nodeId && held.sid === sid) this.claims.set(`${accountSid} ${name}`, sid);
     return held;
@@ -166,15 +169,24 @@ export class RedisQueuePeers implements QueuePeers, ConferencePeers {
 
   /**
    * Redis lost its data (restarted empty): the names of the rooms this node runs are claimed
-   * again. Returns the names another node claimed first meanwhile (two rooms now share them
-   * until one ends).
+   * again, inside the reclaim window, before any new claim may be made. Returns the names
+   * another node holds nonetheless (a node started in the beat of the loss, or a node reaching
+   * Redis again only after the window: two rooms then share the name until one ends).
    */
   async reclaimRooms(): Promise<string[]> {
     const lost: string[] = [];
     for (const [key, sid] of [...this.claims]) {
       const space = key.indexOf(' ');
       const [accountSid, name] = [key.slice(0, space), key.slice(space + 1)];
-      const held = await claimRoom(this.redis, this.prefix, accountSid, name, { node: this.nodeId, sid });
+      const held = await claimRoom(
+        this.redis,
+        this.prefix,
+        accountSid,
+        name,
+        { node: this.nodeId, sid },
+        undefined,
+        { kind: 'again' },
+      );
       if (held.node !== this.nodeId || held.sid !== sid) lost.push(name);
     }
     return lost;

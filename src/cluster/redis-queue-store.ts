@@ -5,6 +5,7 @@ import type { QueueInfo, QueueMember, QueueSide, ServedStats } from '../queue/ty
 import { otherSide } from '../queue/types.js';
 import {
   ARRIVE,
+  ARRIVE_NAMED,
   DEQUEUE_HEAD,
   ENQUEUE,
   ENSURE_QUEUE,
@@ -58,6 +59,20 @@ export class RedisQueueStore implements QueueStore {
     for (const lua of SCRIPTS) void redis.script('LOAD', lua).catch(() => undefined);
   }
 
+  /** Queues as last parsed, by their JSON: an arrival's reply carries its queue's JSON each time. */
+  private readonly parsed = new Map<string, QueueInfo>();
+
+  /** `raw` parsed, from {@link parsed} when it was seen before (the queue did not change since). */
+  private queueOf(raw: string): QueueInfo {
+    let queue = this.parsed.get(raw);
+    if (queue === undefined) {
+      if (this.parsed.size >= 256) this.parsed.clear();
+      queue = Object.freeze(JSON.parse(raw) as QueueInfo);
+      this.parsed.set(raw, queue);
+    }
+    return queue;
+  }
+
   private memberJson(member: QueueMember): string {
     return JSON.stringify(this.nodeId === undefined ? member : { ...member, node: this.nodeId });
   }
@@ -107,7 +122,7 @@ export class RedisQueueStore implements QueueStore {
     return raw === null ? undefined : (JSON.parse(raw) as QueueInfo);
   }
 
-  // Every arrival looks its queue up by name first: one script, so an arrival costs two round trips.
+  // A queue's lookup by name on its own: the matcher's arrivals look it up inside `arriveByName`.
   async findQueue(accountSid: string, name: string): Promise<QueueInfo | undefined> {
     const raw = await this.script(FIND_QUEUE, [this.key('names', accountSid)], [name, this.key('queue', '')]);
     return raw === null ? undefined : (JSON.parse(raw as string) as QueueInfo);
@@ -213,40 +228,66 @@ export class RedisQueueStore implements QueueStore {
     const own = this.lineKeys(queueSid, member.side);
     const other = otherSide(member.side);
     const keys = [own.queue, own.line, this.key('line', queueSid, other), own.seq, own.members, own.served];
-    let reply: Reply[];
     try {
-      reply = (await this.script(ARRIVE, keys, [
-        member.callSid,
-        this.memberJson(member),
-        member.enqueuedAt,
-        other,
-      ])) as Reply[];
+      return this.arrivalOf(
+        (await this.script(ARRIVE, keys, [
+          member.callSid,
+          this.memberJson(member),
+          member.enqueuedAt,
+          other,
+        ])) as Reply[],
+      );
     } catch (err) {
       translate(err, queueSid, member.callSid);
     }
-    const queue = () => JSON.parse(reply[2] as string) as QueueInfo;
+  }
+
+  // The queue is looked up by name in the arrival's own script: an arrival is one round trip.
+  async arriveByName(
+    accountSid: string,
+    name: string,
+    member: QueueMember,
+  ): Promise<AtomicArrival | undefined> {
+    let reply: Reply[];
+    try {
+      reply = (await this.script(
+        ARRIVE_NAMED,
+        [this.key('names', accountSid)],
+        [
+          name,
+          member.callSid,
+          this.memberJson(member),
+          member.enqueuedAt,
+          member.side,
+          otherSide(member.side),
+          this.key(''),
+        ],
+      )) as Reply[];
+    } catch (err) {
+      translate(err, `named ${name}`, member.callSid);
+    }
+    if (reply[0] === 'no-queue') return undefined;
+    return this.arrivalOf(reply);
+  }
+
+  /** An arrival script's reply as the queue layer's {@link AtomicArrival}. */
+  private arrivalOf(reply: Reply[]): AtomicArrival {
     switch (reply[0]) {
       case 'already-waiting':
-        return { status: 'already-waiting' };
+        return typeof reply[1] === 'string'
+          ? { status: 'already-waiting', queueSid: reply[1] }
+          : { status: 'already-waiting' };
       case 'matched':
         return {
           status: 'matched',
           partner: JSON.parse(reply[1] as string) as QueueMember,
-          queue: queue(),
+          queue: this.queueOf(reply[2] as string),
           otherSize: reply[3] as number,
         };
       case 'queue-full':
-        return {
-          status: 'queue-full',
-          queue: JSON.parse(reply[1] as string) as QueueInfo,
-          size: reply[2] as number,
-        };
+        return { status: 'queue-full', queue: this.queueOf(reply[1] as string), size: reply[2] as number };
       default:
-        return {
-          status: 'waiting',
-          queue: JSON.parse(reply[1] as string) as QueueInfo,
-          position: reply[2] as number,
-        };
+        return { status: 'waiting', queue: this.queueOf(reply[1] as string), position: reply[2] as number };
     }
   }
 }

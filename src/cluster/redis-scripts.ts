@@ -72,34 +72,73 @@ redis.call('HDEL', KEYS[3], ARGV[1])
 return {m, rank + 1}`;
 
 /**
- * The whole arrival, atomically. KEYS: queue, own line, other line, seq, members, served.
- * ARGV: callSid, member JSON, now, other side's name.
+ * The body of an arrival, on the queue's keys `K` (queue, own line, other line, seq, members,
+ * served) and `A` (callSid, member JSON, now, other side's name).
  * -> {'already-waiting'} | {'matched', partner JSON, queue JSON, other side's size}
  *  | {'queue-full', queue JSON, size} | {'waiting', queue JSON, position}
+ * The partner's wait is computed from its `enqueuedAt`, read out of its JSON with a pattern
+ * rather than decoding it whole (the member JSON is written by the store: a number there).
  */
-export const ARRIVE = `
-local raw = redis.call('GET', KEYS[1])
+const ARRIVAL_BODY = `
+local raw = redis.call('GET', K[1])
 if not raw then return redis.error_reply('UNKNOWN_QUEUE') end
-if redis.call('ZSCORE', KEYS[3], ARGV[1]) then return {'already-waiting'} end
-local head = redis.call('ZPOPMIN', KEYS[3])
+if redis.call('ZSCORE', K[3], A[1]) then return {'already-waiting'} end
+local head = redis.call('ZPOPMIN', K[3])
 if #head > 0 then
-  local m = redis.call('HGET', KEYS[5], head[1])
-  redis.call('HDEL', KEYS[5], head[1])
-  local wait = tonumber(ARGV[3]) - cjson.decode(m).enqueuedAt
+  local m = redis.call('HGET', K[5], head[1])
+  redis.call('HDEL', K[5], head[1])
+  local at = tonumber(string.match(m, '"enqueuedAt":(%-?[%d.eE+-]+)')) or cjson.decode(m).enqueuedAt
+  local wait = tonumber(A[3]) - at
   if wait < 0 then wait = 0 end
-  redis.call('HINCRBY', KEYS[6], ARGV[4] .. ':count', 1)
-  redis.call('HINCRBY', KEYS[6], ARGV[4] .. ':wait', wait)
-  return {'matched', m, raw, redis.call('ZCARD', KEYS[3])}
+  redis.call('HINCRBY', K[6], A[4] .. ':count', 1)
+  redis.call('HINCRBY', K[6], A[4] .. ':wait', wait)
+  return {'matched', m, raw, redis.call('ZCARD', K[3])}
 end
-if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return redis.error_reply('ALREADY_WAITING') end
-local size = redis.call('ZCARD', KEYS[2])
-if size >= cjson.decode(raw).maxSize then return {'queue-full', raw, size} end
-redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[4]), ARGV[1])
-redis.call('HSET', KEYS[5], ARGV[1], ARGV[2])
+if redis.call('ZSCORE', K[2], A[1]) then return redis.error_reply('ALREADY_WAITING') end
+local size = redis.call('ZCARD', K[2])
+local max = tonumber(string.match(raw, '"maxSize":(%d+)')) or cjson.decode(raw).maxSize
+if size >= max then return {'queue-full', raw, size} end
+redis.call('ZADD', K[2], redis.call('INCR', K[4]), A[1])
+redis.call('HSET', K[5], A[1], A[2])
 return {'waiting', raw, size + 1}`;
 
+/**
+ * The whole arrival, atomically. KEYS: queue, own line, other line, seq, members, served.
+ * ARGV: callSid, member JSON, now, other side's name. Replies as {@link ARRIVAL_BODY}.
+ */
+export const ARRIVE = `local K, A = KEYS, ARGV${ARRIVAL_BODY}`;
+
+/**
+ * The whole arrival at a queue named in an account, looked up in the same step: one round trip
+ * per arrival. KEYS: names. ARGV: name, callSid, member JSON, now, own side, other side, prefix
+ * of keys (with its colon). -> {'no-queue'} when the account has no queue of that name (the
+ * caller creates it, then arrives by sid), else as {@link ARRIVAL_BODY} with the queue's sid
+ * appended to 'already-waiting'.
+ */
+export const ARRIVE_NAMED = `
+local sid = redis.call('HGET', KEYS[1], ARGV[1])
+if not sid then return {'no-queue'} end
+local P = ARGV[7]
+local K = {P .. 'queue:' .. sid, P .. 'line:' .. sid .. ':' .. ARGV[5], P .. 'line:' .. sid .. ':' .. ARGV[6],
+  P .. 'seq:' .. sid, P .. 'member:' .. sid, P .. 'served:' .. sid}
+local A = {ARGV[2], ARGV[3], ARGV[4], ARGV[6]}
+local function arrive()${ARRIVAL_BODY.replace(/\n/g, '\n  ')}
+end
+local out = arrive()
+if type(out) == 'table' and out[1] == 'already-waiting' then out[2] = sid end
+return out`;
+
 /** Every script of the queue store (loaded when a store opens on a connection). */
-export const SCRIPTS = [ENSURE_QUEUE, FIND_QUEUE, SET_MAX_SIZE, ENQUEUE, DEQUEUE_HEAD, REMOVE, ARRIVE];
+export const SCRIPTS = [
+  ENSURE_QUEUE,
+  FIND_QUEUE,
+  SET_MAX_SIZE,
+  ENQUEUE,
+  DEQUEUE_HEAD,
+  REMOVE,
+  ARRIVE,
+  ARRIVE_NAMED,
+];
 
 const shas = new Map<string, string>();
 

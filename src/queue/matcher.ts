@@ -14,7 +14,7 @@ import { queueResultFor } from './result.js';
 import { KeyedSerializer } from './serialize.js';
 import { randomQueueSid } from './sid.js';
 import { type QueueSnapshot, viewSide } from './snapshot.js';
-import type { QueueStore } from './store.js';
+import type { AtomicArrival, QueueStore } from './store.js';
 import {
   type LeaveReason,
   otherSide,
@@ -120,6 +120,14 @@ export class QueueMatcher {
   /** A call arrives on `side`: matched with the other side's head, else waits at its own tail. */
   async arrive(request: ArriveRequest): Promise<ArriveOutcome> {
     checkArrival(request);
+    if (this.store.arriveByName && this.store.arrive) {
+      // One step when the queue exists (the steady state): no separate lookup by name.
+      const now = this.clock();
+      const name = parseQueueName(request.queueName, 'queue name');
+      const member = { callSid: request.callSid, side: request.side, enqueuedAt: now };
+      const done = await this.store.arriveByName(request.accountSid, name, member);
+      if (done) return this.reportArrival(done, request.callSid, request.side, now);
+    }
     const queue = await this.queue(request.accountSid, request.queueName);
     // A store with an atomic arrival orders arrivals itself (for every process sharing it), so
     // this process's arrivals need not wait for each other: several are in flight at once.
@@ -136,17 +144,27 @@ export class QueueMatcher {
    * store decides in one step, this reports it exactly as {@link arriveLocked} would.
    */
   private async arriveAtomic(queue: QueueInfo, callSid: string, side: QueueSide): Promise<ArriveOutcome> {
-    const other = otherSide(side);
     const now = this.clock();
     const done = await (this.store.arrive as NonNullable<QueueStore['arrive']>)(queue.sid, {
       callSid,
       side,
       enqueuedAt: now,
     });
+    return this.reportArrival(
+      done.status === 'already-waiting' ? { ...done, queueSid: queue.sid } : done,
+      callSid,
+      side,
+      now,
+    );
+  }
+
+  /** What the store's atomic arrival did, reported (events, outcome) as {@link arriveLocked} would. */
+  private reportArrival(done: AtomicArrival, callSid: string, side: QueueSide, now: number): ArriveOutcome {
+    const other = otherSide(side);
     if (done.status === 'already-waiting') {
       throw new QueueError(
         'already-waiting',
-        `call ${callSid} is already waiting on the ${other} side of ${queue.sid}`,
+        `call ${callSid} is already waiting on the ${other} side of ${done.queueSid}`,
       );
     }
     const current = done.queue;

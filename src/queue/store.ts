@@ -9,7 +9,7 @@ export interface LocatedMember {
 /** What an atomic {@link QueueStore.arrive} did. */
 export type AtomicArrival =
   /** The call already waits on the other side: nothing changed. */
-  | { status: 'already-waiting' }
+  | { status: 'already-waiting'; queueSid?: string }
   /** The other side's head was removed for it (and its wait recorded as served). */
   | { status: 'matched'; queue: QueueInfo; partner: QueueMember; otherSize: number }
   /** Its side is at the queue's size limit: nothing changed. */
@@ -60,4 +60,11 @@ export interface QueueStore {
    * Throws `already-waiting` when it already waits on its own side.
    */
   arrive?(queueSid: string, member: QueueMember): Promise<AtomicArrival>;
+
+  /**
+   * Optional, with `arrive`: the same arrival at the account's queue named `name`, looked up in
+   * the same step (one round trip for a shared store); undefined, with nothing changed, when the
+   * account has no queue of that name (the matcher then creates it and arrives by sid).
+   */
+  arriveByName?(accountSid: string, name: string, member: QueueMember): Promise<AtomicArrival | undefined>;
 }

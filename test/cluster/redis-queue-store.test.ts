@@ -237,15 +237,39 @@ describe.skipIf(!REDIS_URL)('Redis queue store costs', () => {
     expect(sent()).toBe(2);
   });
 
-  it('takes two round trips for an arrival through the matcher, the queue looked up by name included', async () => {
+  it('takes one round trip for an arrival through the matcher, the queue looked up by name included', async () => {
     const [s] = nodes(1);
     const matcher = matcherOn(s, () => 5);
     await matcher.dial({ accountSid: ACCOUNT, queueName: 'named', callSid: 'warm' }); // loads the scripts
     const redis = (s as unknown as { redis: Redis }).redis;
     const sent = countCommands(redis);
     const out = await matcher.enqueue({ accountSid: ACCOUNT, queueName: 'named', callSid: 'e' });
-    expect(out).toMatchObject({ status: 'matched', partner: { callSid: 'warm' } });
-    expect(sent()).toBe(2);
+    expect(out).toMatchObject({ status: 'matched', partner: { callSid: 'warm' }, partnerWaitMs: 0 });
+    expect(sent()).toBe(1);
     expect(await s.findQueue(ACCOUNT, 'nameless')).toBeUndefined();
+  });
+
+  it('reports a full side, a call already waiting and the partner’s wait through the arrival by name', async () => {
+    const [s] = nodes(1);
+    let now = 1000;
+    const matcher = matcherOn(s, () => now);
+    const first = await matcher.enqueue({ accountSid: ACCOUNT, queueName: 'small', callSid: 'c1' });
+    if (first.status !== 'waiting') throw new Error(`expected waiting, got ${first.status}`);
+    await matcher.setMaxSize(first.queue.sid, 1);
+    expect(await matcher.enqueue({ accountSid: ACCOUNT, queueName: 'small', callSid: 'c2' })).toMatchObject({
+      status: 'queue-full',
+      size: 1,
+      queue: { sid: first.queue.sid, maxSize: 1 },
+    });
+    await expect(matcher.dial({ accountSid: ACCOUNT, queueName: 'small', callSid: 'c1' })).rejects.toThrow(
+      `call c1 is already waiting on the enqueued side of ${first.queue.sid}`,
+    );
+    now = 3500;
+    expect(await matcher.dial({ accountSid: ACCOUNT, queueName: 'small', callSid: 'a1' })).toMatchObject({
+      status: 'matched',
+      partner: { callSid: 'c1' },
+      partnerWaitMs: 2500,
+    });
+    expect(await s.servedStats(first.queue.sid, 'enqueued')).toEqual({ count: 1, totalWaitMs: 2500 });
   });
 });

@@ -38,4 +38,30 @@ describe.skipIf(!PG_URL)('a PostgreSQL store whose server goes away', () => {
     await held;
     expect(await store.calls.get(ACCOUNT_A, call(1).sid)).toMatchObject({ sid: call(1).sid });
   });
+
+  it('fails a query the frozen server does not answer, as unavailable, and writes what waited once it answers', async () => {
+    const direct = new URL(PG_URL);
+    const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) }, cleanups);
+    const url = new URL(direct);
+    url.host = `127.0.0.1:${proxy.port}`;
+    const store = await openPostgresStore({
+      url: url.toString(),
+      schema: uniqueName('s'),
+      connectTimeoutMs: 300,
+      queryTimeoutMs: 300,
+    });
+    cleanups.push(() => store.close());
+    await store.accounts.put(account(ACCOUNT_A));
+
+    // Connections stay open and the server answers nothing: in-flight queries must not hang.
+    proxy.freeze();
+    await expect(store.accounts.get(ACCOUNT_A)).rejects.toThrow(/cannot read for now: Query read timeout/);
+    const held = store.calls.put(call(2));
+    await expect(store.calls.get(ACCOUNT_A, call(2).sid)).rejects.toThrow(StoreUnavailableError);
+    expect(store.writes?.writable).toBe(false);
+    proxy.thaw();
+    await held;
+    expect(await store.calls.get(ACCOUNT_A, call(2).sid)).toMatchObject({ sid: call(2).sid });
+    expect(store.writes?.writable).toBe(true);
+  });
 });

@@ -32,6 +32,12 @@ export interface PostgresStoreOptions {
   schema?: string;
   /** How long opening a connection may take before the request fails, ms. Default 5,000. */
   connectTimeoutMs?: number;
+  /**
+   * How long a query may wait for the server's answer before it fails (ms): a frozen server or a
+   * silent network fails the query rather than holding it, and whatever waits on it, forever.
+   * Reads then answer 503, writes wait in the write queue and are retried. Default 10,000.
+   */
+  queryTimeoutMs?: number;
   /** Most connections the pool opens. Default 10. */
   poolSize?: number;
   /**
@@ -123,6 +129,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     options: connectionOptions(options),
     // A server that does not answer fails a request after this, rather than holding it forever.
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    query_timeout: queryTimeout(options.queryTimeoutMs),
     types,
   });
   // A client losing its connection, idle in the pool or checked out (in a transaction, a read),
@@ -230,6 +237,14 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     pool,
     connection: { pool, db, writer },
   };
+}
+
+/** The client's query timeout, checked. */
+function queryTimeout(ms = 10_000): number {
+  if (!Number.isInteger(ms) || ms < 1) {
+    throw new Error(`query timeout must be a whole number of ms >= 1 (got ${ms})`);
+  }
+  return ms;
 }
 
 /** The `options` of the pool's connections: search path and idle transaction timeout. */

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { emptyCounts, type PruneCounts } from '../retention.js';
+import { unanswered } from './writer.js';
 
 /** Deletes one batch of a table's old rows of an account; resolves with how many went. */
 async function deleteOld(
@@ -32,6 +33,7 @@ export function postgresPruner(pool: pg.Pool): (before: number, limit: number) =
     const { rows } = await pool.query<{ sid: string }>('SELECT sid FROM accounts');
     for (const { sid: account } of rows) {
       const client = await pool.connect();
+      let broken: Error | undefined;
       try {
         await client.query('BEGIN');
         const calls = await deleteOld(client, 'calls', account, before, limit);
@@ -48,10 +50,12 @@ export function postgresPruner(pool: pg.Pool): (before: number, limit: number) =
         counts.conferences += await deleteOld(client, 'conferences', account, before, limit);
         await client.query('COMMIT');
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        // An unanswered query's connection is closed, not rolled back (see `writer.ts`).
+        if (unanswered(err)) broken = err as Error;
+        else await client.query('ROLLBACK').catch((e: Error) => (broken = e));
         throw err;
       } finally {
-        client.release();
+        client.release(broken);
       }
     }
     return counts;

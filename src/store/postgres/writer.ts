@@ -27,9 +27,17 @@ export function transientPostgresError(err: unknown): boolean {
   const code = (err as { code?: unknown } | undefined)?.code;
   if (typeof code === 'string') return TRANSIENT_SQLSTATE.test(code) || TRANSIENT_SOCKET.has(code);
   // The pool's own failures carry no code.
+  return err instanceof Error && (unanswered(err) || /^Connection terminated/.test(err.message));
+}
+
+/**
+ * Whether `err` is a query or a connection the server did not answer in time (pg's
+ * `query_timeout`, `connectionTimeoutMillis`): the server is frozen or the network silent, and
+ * the connection, its query still in flight, is good for nothing but closing.
+ */
+export function unanswered(err: unknown): boolean {
   return (
-    err instanceof Error &&
-    /^(Connection terminated|timeout exceeded when trying to connect)/.test(err.message)
+    err instanceof Error && /^(Query read timeout|timeout exceeded when trying to connect)/.test(err.message)
   );
 }
 
@@ -40,6 +48,7 @@ export type Fence = (client: pg.PoolClient) => Promise<void>;
 async function commitOnPool(pool: pg.Pool, batch: readonly Write[], fence?: Fence): Promise<unknown[]> {
   const client = await pool.connect();
   const results: unknown[] = [];
+  let broken: Error | undefined;
   try {
     await client.query('BEGIN');
     await fence?.(client);
@@ -55,10 +64,13 @@ async function commitOnPool(pool: pg.Pool, batch: readonly Write[], fence?: Fenc
     await client.query('COMMIT');
     return results;
   } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    // A connection whose query went unanswered is closed, not rolled back (that would wait as
+    // long again) nor handed back to the pool: the server ends its transaction with it.
+    if (unanswered(err)) broken = err as Error;
+    else await client.query('ROLLBACK').catch((e: Error) => (broken = e));
     throw err;
   } finally {
-    client.release();
+    client.release(broken);
   }
 }
 
