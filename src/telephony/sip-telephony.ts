@@ -9,6 +9,7 @@ import type {
   LineBridge,
   Telephony,
 } from '../engine/ports/telephony.js';
+import { encodeWav } from './audio/decode.js';
 import type { MediaChannel, MediaHost } from './media/host.js';
 import type { MediaCall } from './media-call.js';
 import type { ClientCall } from './sip/client-call.js';
@@ -31,6 +32,9 @@ export interface SipTelephonyDeps {
   live: Set<MediaCall>;
   warn(message: string, detail: Record<string, unknown>): void;
 }
+
+/** Longest recording of a Dial bridge: 4 hours, the Dial's default `timeLimit`. */
+export const BRIDGE_RECORDING_MAX_MS = 4 * 3600 * 1000;
 
 /** The media of a SIP line (inbound or outgoing) while it is open. */
 function channelOf(line: CallLine): MediaChannel | undefined {
@@ -169,20 +173,26 @@ export class SipTelephony implements Telephony {
 
   /**
    * Two SIP lines are bridged in the media worker (each sends what the other receives, in its
-   * own RTP stream); any other pair is left to `fallback`. A recorded bridge's audio is
-   * `fallback`'s (silence of its length): bridges do not record over SIP yet.
+   * own RTP stream); any other pair is left to `fallback`. A recorded bridge records both
+   * sides' received audio mixed to mono, at most {@link BRIDGE_RECORDING_MAX_MS}.
    */
   connect(a: CallLine, b: CallLine, options: { record: boolean }): LineBridge {
     const left = channelOf(a);
     const right = channelOf(b);
     if (!left || !right) return this.fallback.connect(a, b, options);
-    left.link(right);
-    const recorded = options.record ? this.fallback.connect(a, b, options) : undefined;
+    const recording = options.record ? left.linkRecorded(right, BRIDGE_RECORDING_MAX_MS) : undefined;
+    if (!recording) left.link(right);
     return {
       disconnect(done) {
+        // Taking the bridge apart ends its recording; the worker hands the audio back.
         left.link(null);
-        if (recorded) recorded.disconnect(done);
-        else done(undefined);
+        if (!recording) {
+          done(undefined);
+          return;
+        }
+        void recording.done.then(({ pcm }) =>
+          done({ wav: encodeWav(pcm), duration: Math.round(pcm.length / 8) / 1000 }),
+        );
       },
     };
   }

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type dgram from 'node:dgram';
+import { BridgeRecorder } from './bridge-recorder.js';
 import { DtmfReceiver } from './dtmf.js';
 import { decode, encode, FRAME_SAMPLES, SILENCE_BYTE } from './g711.js';
 import type { Histogram } from './histogram.js';
@@ -65,6 +66,8 @@ export class MediaSession {
   private relayed = 0;
   private lastArrival = 0;
   private lastSequence: number | undefined;
+  /** The recording of this session's bridge: side 0 (the owner) ticks it and hands it back. */
+  private bridgeRecording: { recorder: BridgeRecorder; side: 0 | 1 } | undefined;
 
   constructor(
     command: OpenCommand,
@@ -117,6 +120,30 @@ export class MediaSession {
 
   stopRecord(record: number): void {
     if (this.recorder?.record === record) this.finishRecording('stopped');
+    if (this.bridgeRecording?.side === 0 && this.bridgeRecording.recorder.record === record)
+      this.finishBridgeRecording('stopped');
+  }
+
+  /**
+   * Records the bridge to the linked session, both sides mixed, until `maxMs`, `stop-record`
+   * or the bridge is taken apart; `recorded` comes from this session.
+   */
+  recordBridge(record: number, maxMs: number): void {
+    const peer = this.linked;
+    if (!peer) {
+      this.emit({
+        type: 'recorded',
+        id: this.id,
+        record,
+        pcm: new Int16Array(0),
+        reason: 'stopped',
+        silentMs: 0,
+      });
+      return;
+    }
+    const recorder = new BridgeRecorder(record, maxMs);
+    this.bridgeRecording = { recorder, side: 0 };
+    peer.bridgeRecording = { recorder, side: 1 };
   }
 
   /**
@@ -125,6 +152,10 @@ export class MediaSession {
    * across prompts and the bridge.
    */
   link(peer: MediaSession | undefined): void {
+    if (this.bridgeRecording) {
+      if (this.bridgeRecording.side === 0) this.finishBridgeRecording('stopped');
+      else if (peer !== this.linked) this.bridgeRecording = undefined;
+    }
     this.linked = peer;
     this.relayed = 0;
   }
@@ -190,6 +221,23 @@ export class MediaSession {
       const reason = this.recorder.tick();
       if (reason) this.finishRecording(reason);
     }
+    if (this.bridgeRecording?.side === 0 && this.bridgeRecording.recorder.tick())
+      this.finishBridgeRecording('max-length');
+  }
+
+  private finishBridgeRecording(reason: 'max-length' | 'stopped'): void {
+    const recorder = this.bridgeRecording?.recorder;
+    if (!recorder || this.bridgeRecording?.side !== 0) return;
+    this.bridgeRecording = undefined;
+    if (this.linked?.bridgeRecording?.recorder === recorder) this.linked.bridgeRecording = undefined;
+    this.emit({
+      type: 'recorded',
+      id: this.id,
+      record: recorder.record,
+      pcm: recorder.take(),
+      reason,
+      silentMs: 0,
+    });
   }
 
   private finishRecording(reason: 'max-length' | 'silence' | 'stopped'): void {
@@ -230,10 +278,12 @@ export class MediaSession {
     if (rtp.payloadType === this.payloadType && rtp.payload.length > 0) {
       this.jitter?.push(rtp.sequence, rtp.payload);
       this.linked?.relayIn(rtp.payload, this.codec);
+      this.bridgeRecording?.recorder.push(this.bridgeRecording.side, rtp.sequence, rtp.payload, this.codec);
     }
   }
 
   close(): void {
+    this.finishBridgeRecording('stopped');
     const peer = this.linked;
     this.linked = undefined;
     if (peer?.peer === this) peer.link(undefined);

@@ -112,6 +112,7 @@ port.on('message', (command: MediaCommand) => {
         session.link(peer);
         peer.link(session);
       }
+      if (command.record) session?.recordBridge(command.record.record, command.record.maxMs);
       return;
     }
     case 'close': {

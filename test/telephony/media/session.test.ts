@@ -2,7 +2,7 @@ import type dgram from 'node:dgram';
 import alawmulaw from 'alawmulaw';
 import { describe, expect, it } from 'vitest';
 import { Histogram } from '../../../src/telephony/media/histogram.js';
-import type { Codec } from '../../../src/telephony/media/protocol.js';
+import type { Codec, MediaEvent } from '../../../src/telephony/media/protocol.js';
 import { readRtp, writeRtp } from '../../../src/telephony/media/rtp.js';
 import { MediaSession } from '../../../src/telephony/media/session.js';
 import { level } from '../support.js';
@@ -21,6 +21,7 @@ function session(id: number, codec: Codec) {
     close: () => {},
   } as unknown as dgram.Socket;
   const totals = { sent: 0, received: 0, lost: 0, interArrival: new Histogram() };
+  const events: MediaEvent[] = [];
   const media = new MediaSession(
     {
       type: 'open',
@@ -32,10 +33,10 @@ function session(id: number, codec: Codec) {
       receive: true,
     },
     socket,
-    () => {},
+    (event) => events.push(event),
     totals,
   );
-  return { media, sent, receive: (packet: Buffer) => deliver(packet) };
+  return { media, sent, events, receive: (packet: Buffer) => deliver(packet) };
 }
 
 const tone = Int16Array.from({ length: 160 }, (_, i) =>

@@ -1,0 +1,126 @@
+/**
+ * Dial bridges over SIP on loopback: a SIPp caller dials in, the engine dials a SIPp callee
+ * and bridges them in the media worker. Each side sends a tone of its own (a capture written
+ * by the test, played by SIPp) so what was heard or recorded can be told apart.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/engine/engine.js';
+import type { Telephony } from '../../src/engine/ports/telephony.js';
+import type { CallRecord, RecordingRecord } from '../../src/engine/records.js';
+import type { EngineEvent } from '../../src/engine/types.js';
+import { type SipService, startSipService } from '../../src/telephony/sip-service.js';
+import { createEspeakTts } from '../../src/telephony/tts/espeak.js';
+import { missingTools, runSipp } from '../support/sip-tools.js';
+import * as C from '../support/sipp-callee.js';
+import * as S from '../support/sipp-scenarios.js';
+import { holds, sine, tonePcap, wavSamples } from './tone-support.js';
+
+const skip = missingTools('sipp', 'espeak-ng', 'sox');
+const APP = 'http://bridge.test';
+const captures = mkdtempSync(join(tmpdir(), 'rcml-bridge-'));
+const CALLER_TONE = 440;
+const CALLEE_TONE = 1330;
+
+/** A SIPp callee on a port of its own; resolves when its scenario is over. */
+function callee(name: string, body: string, keys: Record<string, number> = {}) {
+  const port = 37000 + Math.floor(Math.random() * 1500) * 2;
+  const run = runSipp(S.scenario(name, body), '127.0.0.1', { port, keys, extra: ['-timeout', '12s'] });
+  return { port, done: run.done };
+}
+
+describe.skipIf(skip)('Dial bridges over SIP', () => {
+  let engine: Engine;
+  let sip: SipService;
+  let viaSip: Telephony | undefined;
+  let simulated: Telephony | undefined;
+  /** The document each number's call runs, set by each test. */
+  const documents = new Map<string, string>();
+  const recordings: Array<{ record: Readonly<RecordingRecord>; wav: Uint8Array }> = [];
+  const finals = new Map<string, Readonly<CallRecord>>();
+  const events: EngineEvent[] = [];
+  const callerTone = join(captures, 'caller.pcap');
+  const calleeTone = join(captures, 'callee.pcap');
+  const tts = createEspeakTts({ cacheDir: mkdtempSync(join(tmpdir(), 'rcml-tts-test-')) });
+
+  beforeAll(async () => {
+    tonePcap(callerTone, sine(CALLER_TONE, 2));
+    tonePcap(calleeTone, sine(CALLEE_TONE, 2));
+    engine = createEngine({
+      clock: 'real',
+      telephony: (fallback) => {
+        simulated = fallback;
+        return {
+          dial: (request, events) => (viaSip ?? fallback).dial(request, events),
+          connect: (a, b, options) => (viaSip ?? fallback).connect(a, b, options),
+          room: (sid, name) => (viaSip ?? fallback).room(sid, name),
+        };
+      },
+      sink: {
+        call: (c) => {
+          if (c.endTime) finals.set(c.sid, { ...c });
+        },
+        recording: (record, wav) => recordings.push({ record: { ...record }, wav }),
+      },
+      onEvent: (event) => events.push(event),
+    });
+    engine.registerHandler(`${APP}/`, async (req) => ({
+      status: 200,
+      contentType: 'application/xml',
+      body: documents.get(new URL(req.url).pathname) ?? '<Response><Hangup/></Response>',
+    }));
+    sip = await startSipService({ calls: engine, port: 0, rtpPorts: { min: 38000, max: 38999 }, tts });
+    viaSip = sip.telephony(simulated as Telephony);
+  });
+
+  afterAll(async () => {
+    await sip?.close();
+    await engine?.close();
+  });
+
+  /** Routes `number` to `document` and calls it from a SIPp caller running `body` after the answer. */
+  function dialIn(
+    number: string,
+    document: string,
+    body: string,
+    keys: Record<string, number | string> = {},
+  ) {
+    documents.set(`/${number}`, document);
+    engine.setNumber(`+${number}`, { voiceUrl: `${APP}/${number}` });
+    return runSipp(
+      S.scenario(`caller-${number}`, `${S.answered({ payloads: '0 101' })}${body}`),
+      `127.0.0.1:${sip.port}`,
+      {
+        service: `+${number}`,
+        keys: { sinkport: 9, caller: '15553333', ...keys },
+      },
+    ).done;
+  }
+
+  it('records a Dial bridge: the stored WAV holds the caller and the callee, mixed to mono', async () => {
+    const leg = callee('recorded', C.answering({ afterAck: `${S.pause(300)}${S.playPcap(calleeTone)}` }), {
+      sinkport: 9,
+    });
+    const caller = dialIn(
+      '15550300',
+      `<Response><Dial record="true" timeout="5"><Sip>sip:alice@127.0.0.1:${leg.port}</Sip></Dial></Response>`,
+      `${S.pause(300)}${S.playPcap(callerTone)}${S.pause(2600)}${S.sendBye()}`,
+    );
+    const [from, to] = await Promise.all([caller, leg.done]);
+    expect(from.code, from.messages).toBe(0);
+    expect(to.code, to.messages).toBe(0);
+    await expect.poll(() => recordings.length).toBe(1);
+    const [{ record, wav }] = recordings;
+    const pcm = wavSamples(wav);
+    // About the bridge's length (the caller's 3.2 s less the ringing), to the millisecond.
+    expect(record.duration).toBeGreaterThan(2);
+    expect(record.duration).toBeLessThan(4);
+    expect(Math.abs(pcm.length / 8000 - record.duration)).toBeLessThan(0.002);
+    // Both tones overlap in the middle of the recording.
+    const middle = pcm.subarray(Math.round(pcm.length * 0.35), Math.round(pcm.length * 0.55));
+    expect(holds(middle, CALLER_TONE)).toBe(true);
+    expect(holds(middle, CALLEE_TONE)).toBe(true);
+  }, 20_000);
+});
