@@ -3,6 +3,7 @@
  * and bridges them in the media worker. Each side sends a tone of its own (a capture written
  * by the test, played by SIPp) so what was heard or recorded can be told apart.
  */
+import dgram from 'node:dgram';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,12 +12,29 @@ import { createEngine, type Engine } from '../../src/engine/engine.js';
 import type { Telephony } from '../../src/engine/ports/telephony.js';
 import type { CallRecord, RecordingRecord } from '../../src/engine/records.js';
 import type { EngineEvent } from '../../src/engine/types.js';
+import { DtmfReceiver } from '../../src/telephony/media/dtmf.js';
+import { readRtp } from '../../src/telephony/media/rtp.js';
 import { type SipService, startSipService } from '../../src/telephony/sip-service.js';
 import { createEspeakTts } from '../../src/telephony/tts/espeak.js';
 import { missingTools, runSipp } from '../support/sip-tools.js';
 import * as C from '../support/sipp-callee.js';
 import * as S from '../support/sipp-scenarios.js';
 import { holds, sine, tonePcap, wavSamples } from './tone-support.js';
+
+/** A socket standing in for a callee's RTP port: the keys it hears as RFC 4733 events. */
+async function keyEar(payloadType: number) {
+  const socket = dgram.createSocket('udp4');
+  const receiver = new DtmfReceiver();
+  const keys: Array<{ key: string; at: number }> = [];
+  socket.on('message', (packet) => {
+    const rtp = readRtp(packet);
+    if (rtp?.payloadType !== payloadType) return;
+    const key = receiver.receive(rtp.ssrc, rtp.timestamp, rtp.payload);
+    if (key) keys.push({ key, at: performance.now() });
+  });
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
+  return { port: socket.address().port, keys, close: () => socket.close() };
+}
 
 const skip = missingTools('sipp', 'espeak-ng', 'sox');
 const APP = 'http://bridge.test';
@@ -36,6 +54,7 @@ describe.skipIf(skip)('Dial bridges over SIP', () => {
   let sip: SipService;
   let viaSip: Telephony | undefined;
   let simulated: Telephony | undefined;
+  let numberRoute: string | undefined;
   /** The document each number's call runs, set by each test. */
   const documents = new Map<string, string>();
   const recordings: Array<{ record: Readonly<RecordingRecord>; wav: Uint8Array }> = [];
@@ -53,7 +72,12 @@ describe.skipIf(skip)('Dial bridges over SIP', () => {
       telephony: (fallback) => {
         simulated = fallback;
         return {
-          dial: (request, events) => (viaSip ?? fallback).dial(request, events),
+          // A number stands for the SIPp callee of the test (no trunk here).
+          dial: (request, events) =>
+            (viaSip ?? fallback).dial(
+              /^\+\d+$/.test(request.to) && numberRoute ? { ...request, to: numberRoute } : request,
+              events,
+            ),
           connect: (a, b, options) => (viaSip ?? fallback).connect(a, b, options),
           room: (sid, name) => (viaSip ?? fallback).room(sid, name),
         };
@@ -122,5 +146,29 @@ describe.skipIf(skip)('Dial bridges over SIP', () => {
     const middle = pcm.subarray(Math.round(pcm.length * 0.35), Math.round(pcm.length * 0.55));
     expect(holds(middle, CALLER_TONE)).toBe(true);
     expect(holds(middle, CALLEE_TONE)).toBe(true);
+  }, 20_000);
+
+  it('sends Dial sendDigits to the answered callee as RFC 4733 events, w pausing half a second', async () => {
+    const ear = await keyEar(101);
+    const leg = callee('keyed', C.answering(), { sinkport: ear.port });
+    numberRoute = `sip:bob@127.0.0.1:${leg.port}`;
+    try {
+      const caller = dialIn(
+        '15550301',
+        '<Response><Dial timeout="5"><Number sendDigits="1w2#">+15557770000</Number></Dial></Response>',
+        `${S.pause(2500)}${S.sendBye()}`,
+      );
+      const [from, to] = await Promise.all([caller, leg.done]);
+      expect(from.code, from.messages).toBe(0);
+      expect(to.code, to.messages).toBe(0);
+    } finally {
+      numberRoute = undefined;
+      ear.close();
+    }
+    expect(ear.keys.map((k) => k.key)).toEqual(['1', '2', '#']);
+    // 1 sounds 140 ms, then 100 ms of gap and the 500 ms pause before 2; 2 and # 240 ms apart.
+    const [one, two, hash] = ear.keys.map((k) => k.at);
+    expect(two - one).toBeGreaterThan(600);
+    expect(hash - two).toBeLessThan(500);
   }, 20_000);
 });

@@ -206,6 +206,11 @@ export class MediaChannel {
     return { done, stop: () => this.host.send({ type: 'stop-record', id: this.id, record }) };
   }
 
+  /** Sends keys to the far end (RFC 4733 telephone-events, or in-band tones); `w` pauses 0.5 s. */
+  sendDigits(digits: string): void {
+    if (!this.isClosed) this.host.send({ type: 'digits', id: this.id, digits });
+  }
+
   /** Ends the call's media: plays stop, a recording under way ends with what it has. */
   close(): void {
     if (this.isClosed) return;

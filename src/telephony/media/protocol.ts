@@ -49,6 +49,8 @@ export type MediaCommand =
    * `maxMs` or `stop-record`; `recorded` comes from `id`.
    */
   | { type: 'link'; id: number; peer: number | null; record?: { record: number; maxMs: number } }
+  /** Sends keys to the far end (RFC 4733, or in-band tones without telephone-event); `w` pauses 0.5 s. */
+  | { type: 'digits'; id: number; digits: string }
   | { type: 'close'; id: number }
   | { type: 'stats' }
   | { type: 'shutdown' };

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type dgram from 'node:dgram';
 import { BridgeRecorder } from './bridge-recorder.js';
 import { DtmfReceiver } from './dtmf.js';
+import { DtmfSender } from './dtmf-sender.js';
 import { decode, encode, FRAME_SAMPLES, SILENCE_BYTE } from './g711.js';
 import type { Histogram } from './histogram.js';
 import { JitterBuffer } from './jitter.js';
@@ -66,6 +67,9 @@ export class MediaSession {
   private relayed = 0;
   private lastArrival = 0;
   private lastSequence: number | undefined;
+  /** Keys being sent, and the RTP timestamp of the telephone-event under way. */
+  private sender: DtmfSender | undefined;
+  private eventTimestamp = 0;
   /** The recording of this session's bridge: side 0 (the owner) ticks it and hands it back. */
   private bridgeRecording: { recorder: BridgeRecorder; side: 0 | 1 } | undefined;
 
@@ -147,6 +151,15 @@ export class MediaSession {
   }
 
   /**
+   * Sends keys (`w`: half a second's pause) as RFC 4733 telephone-events of the negotiated
+   * payload type, or as in-band tones when the far end takes none; after keys still going.
+   */
+  sendDigits(digits: string): void {
+    if (this.sender) this.sender.add(digits);
+    else this.sender = new DtmfSender(digits, this.dtmfPayloadType === undefined);
+  }
+
+  /**
    * Bridges this session to `peer` (undefined: takes it apart). Relayed audio goes out in this
    * session's own packets (its SSRC, sequence and timestamp), so the far end hears one stream
    * across prompts and the bridge.
@@ -199,19 +212,38 @@ export class MediaSession {
       this.relayed -= FRAME_SAMPLES;
       frame = this.frame;
     }
+    const dtmf = this.sender?.next();
+    if (!dtmf) this.sender = undefined;
+    else if (dtmf.kind === 'tone') frame = encode(this.codec, dtmf.pcm);
     const remote = this.path.remote;
     if (this.path.send && remote) {
-      const packet = writeRtp(
-        {
-          payloadType: this.payloadType,
-          marker: this.marker,
-          sequence: this.sequence,
-          timestamp: this.timestamp,
-          ssrc: this.ssrc,
-        },
-        frame,
-      );
-      this.marker = false;
+      let packet: Buffer;
+      if (dtmf?.kind === 'event' && this.dtmfPayloadType !== undefined) {
+        // One event keeps the timestamp of its start (RFC 4733); audio goes on at ours after.
+        if (dtmf.first) this.eventTimestamp = this.timestamp;
+        packet = writeRtp(
+          {
+            payloadType: this.dtmfPayloadType,
+            marker: dtmf.first,
+            sequence: this.sequence,
+            timestamp: this.eventTimestamp,
+            ssrc: this.ssrc,
+          },
+          dtmf.payload,
+        );
+      } else {
+        packet = writeRtp(
+          {
+            payloadType: this.payloadType,
+            marker: this.marker,
+            sequence: this.sequence,
+            timestamp: this.timestamp,
+            ssrc: this.ssrc,
+          },
+          frame,
+        );
+        this.marker = false;
+      }
       this.sequence = (this.sequence + 1) & 0xffff;
       this.socket.send(packet, remote.port, remote.address);
       this.totals.sent++;

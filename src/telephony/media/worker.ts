@@ -115,6 +115,9 @@ port.on('message', (command: MediaCommand) => {
       if (command.record) session?.recordBridge(command.record.record, command.record.maxMs);
       return;
     }
+    case 'digits':
+      sessions.get(command.id)?.sendDigits(command.digits);
+      return;
     case 'close': {
       const session = sessions.get(command.id);
       if (!session) return;
