@@ -19,7 +19,7 @@ import { createEspeakTts } from '../../src/telephony/tts/espeak.js';
 import { missingTools, runSipp } from '../support/sip-tools.js';
 import * as C from '../support/sipp-callee.js';
 import * as S from '../support/sipp-scenarios.js';
-import { holds, sine, tonePcap, wavSamples } from './tone-support.js';
+import { digitsPcap, holds, sine, tonePcap, wavSamples } from './tone-support.js';
 
 /** A socket standing in for a callee's RTP port: the keys it hears as RFC 4733 events. */
 async function keyEar(payloadType: number) {
@@ -170,5 +170,33 @@ describe.skipIf(skip)('Dial bridges over SIP', () => {
     const [one, two, hash] = ear.keys.map((k) => k.at);
     expect(two - one).toBeGreaterThan(600);
     expect(hash - two).toBeLessThan(500);
+  }, 20_000);
+
+  it("ends the bridge on the caller's * (RFC 4733) with hangupOnStar; keys pressed while bridged are reported", async () => {
+    const keys = join(captures, 'keys.pcap');
+    digitsPcap(keys, '1*');
+    const leg = callee('starred', C.answering(), { sinkport: 9 });
+    const started = performance.now();
+    const caller = dialIn(
+      '15550302',
+      `<Response><Dial action="/after-star" hangupOnStar="true" timeout="5"><Sip>sip:carol@127.0.0.1:${leg.port}</Sip></Dial></Response>`,
+      `${S.pause(800)}${S.playPcap(keys)}${S.answerBye}`,
+    );
+    const [from, to] = await Promise.all([caller, leg.done]);
+    expect(from.code, from.messages).toBe(0);
+    expect(to.code, to.messages).toBe(0);
+    // The callee was hung up by the star, long before anyone else would have.
+    expect(performance.now() - started).toBeLessThan(4000);
+    const sid = [...finals.values()].find((c) => c.to === '+15550302')?.sid;
+    expect(sid).toBeDefined();
+    const ends = events.filter((e) => e.type === 'bridge' && e.action === 'end' && e.callSid === sid);
+    expect(ends.map((e) => e.type === 'bridge' && e.reason)).toEqual(['hangup-on-star']);
+    const pressed = events.flatMap((e) =>
+      e.type === 'input' && e.callSid === sid && e.input.kind === 'dtmf' ? [[e.input.keys, e.heard]] : [],
+    );
+    expect(pressed).toEqual([
+      ['1', false],
+      ['*', false],
+    ]);
   }, 20_000);
 });
