@@ -30,6 +30,8 @@ export interface SipTelephonyDeps {
   egress: EgressGuard;
   /** The service's live calls (hung up when it closes). */
   live: Set<MediaCall>;
+  /** The SIP lines of live calls by call sid (a leg's early media go to its parent's line). */
+  lines: Map<string, SipCallLine>;
   warn(message: string, detail: Record<string, unknown>): void;
 }
 
@@ -73,6 +75,8 @@ export class SipTelephony implements Telephony {
     let client: ClientCall | undefined;
     let channel: MediaChannel | undefined;
     let rang = false;
+    /** The caller's media the callee's early media are linked to, until the answer. */
+    let early: MediaChannel | undefined;
     const fail = (message: string, detail: Record<string, unknown>) => {
       deps.warn(message, { callSid: sid, ...detail });
       channel?.close();
@@ -120,12 +124,15 @@ export class SipTelephony implements Telephony {
       const media = channel;
       let outbound: OutboundSipCall | undefined;
       call.events = {
-        progress: () => {
+        progress: (_status, sdp) => {
+          if (sdp && !early) early = this.earlyMedia(media, sdp, request.call.parentCallSid);
           if (rang) return;
           rang = true;
           events.ringing();
         },
         answered: (sdp) => {
+          // The bridge (or the screening) decides what the caller hears from now on.
+          if (early) media.link(null);
           const negotiated = readAnswer(sdp);
           if ('status' in negotiated) {
             call.hangup();
@@ -135,15 +142,19 @@ export class SipTelephony implements Telephony {
             local.version += 1;
             return buildAnswer(offer, next, local);
           });
-          const line: CallLine = new SipCallLine(outbound, deps.tts, (err) =>
+          const line = new SipCallLine(outbound, deps.tts, (err) =>
             deps.warn('SIP call media failed', {
               callSid: sid,
               err: err instanceof Error ? err.message : String(err),
             }),
           );
           deps.live.add(outbound);
+          deps.lines.set(sid, line);
           const tracked = outbound;
-          outbound.onFinished = () => deps.live.delete(tracked);
+          outbound.onFinished = () => {
+            deps.live.delete(tracked);
+            deps.lines.delete(sid);
+          };
           events.answered(line);
         },
         failed: (status) => {
@@ -169,6 +180,32 @@ export class SipTelephony implements Telephony {
         }
       },
     };
+  }
+
+  /**
+   * Early media (a 183 with SDP): the callee's audio goes to its caller (the parent call's SIP
+   * line, when answered), one way: the leg takes the callee's RTP but sends nothing yet.
+   * Returns the caller's media, or undefined when there is no one to hear it.
+   */
+  private earlyMedia(
+    leg: MediaChannel,
+    sdp: string,
+    parentSid: string | undefined,
+  ): MediaChannel | undefined {
+    const caller = parentSid === undefined ? undefined : this.deps.lines.get(parentSid);
+    const heard = caller?.call.answered ? caller.call.mediaChannel() : undefined;
+    const negotiated = readAnswer(sdp);
+    if (!heard || 'status' in negotiated) return undefined;
+    leg.update(
+      { remote: negotiated.remote, send: false, receive: true },
+      {
+        codec: negotiated.codec,
+        payloadType: negotiated.payloadType,
+        dtmfPayloadType: negotiated.dtmfPayloadType,
+      },
+    );
+    leg.link(heard);
+    return heard;
   }
 
   /**

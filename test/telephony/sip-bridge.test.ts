@@ -7,6 +7,7 @@ import dgram from 'node:dgram';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import alawmulaw from 'alawmulaw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import type { Telephony } from '../../src/engine/ports/telephony.js';
@@ -19,6 +20,7 @@ import { createEspeakTts } from '../../src/telephony/tts/espeak.js';
 import { missingTools, runSipp } from '../support/sip-tools.js';
 import * as C from '../support/sipp-callee.js';
 import * as S from '../support/sipp-scenarios.js';
+import { rtpSink } from './support.js';
 import { digitsPcap, holds, sine, tonePcap, wavSamples } from './tone-support.js';
 
 /** A socket standing in for a callee's RTP port: the keys it hears as RFC 4733 events. */
@@ -199,4 +201,71 @@ describe.skipIf(skip)('Dial bridges over SIP', () => {
       ['*', false],
     ]);
   }, 20_000);
+
+  it("passes a callee's early media (183 with SDP) to the answered caller before the callee answers", async () => {
+    const ear = await rtpSink();
+    const leg = callee('early', earlyThenAnswer(S.playPcap(calleeTone)), { sinkport: 9 });
+    const caller = dialIn(
+      '15550303',
+      `<Response><Dial timeout="8"><Sip>sip:dave@127.0.0.1:${leg.port}</Sip></Dial></Response>`,
+      `${S.pause(3800)}${S.sendBye()}`,
+      { sinkport: ear.port },
+    );
+    const [from, to] = await Promise.all([caller, leg.done]);
+    ear.close();
+    expect(from.code, from.messages).toBe(0);
+    expect(to.code, to.messages).toBe(0);
+    expect(to.messages).toMatch(/^SIP\/2\.0 183 Session Progress/m);
+    // The callee sends audio only before its 200: a caller who heard its tone heard early media.
+    const pcm = alawmulaw.mulaw.decode(new Uint8Array(ear.payloads()));
+    expect(holds(pcm, CALLEE_TONE, 440)).toBe(true);
+  }, 20_000);
 });
+
+/** A callee that answers 183 with SDP, does `early` (plays a capture), then answers 200 and waits for our BYE. */
+function earlyThenAnswer(early: string): string {
+  const response = (status: string) => `
+  <send>
+    <![CDATA[
+      SIP/2.0 ${status}
+      [last_Via:]
+      [last_From:]
+      [last_To:];tag=[pid]SIPpTag01[call_number]
+      [last_Call-ID:]
+      [last_CSeq:]
+      Contact: <sip:[local_ip]:[local_port];transport=[transport]>
+      Content-Type: application/sdp
+      Content-Length: [len]
+
+      v=0
+      o=callee 1 1 IN IP4 [local_ip]
+      s=-
+      c=IN IP4 [local_ip]
+      t=0 0
+      m=audio [media_port] RTP/AVP 0 101
+      a=rtpmap:0 PCMU/8000
+      a=rtpmap:101 telephone-event/8000
+      a=ptime:20
+      a=sendrecv
+    ]]>
+  </send>`;
+  return `
+  <recv request="INVITE" crlf="true"/>
+${response('183 Session Progress')}
+${early}
+  <pause milliseconds="2200"/>
+${response('200 OK')}
+  <recv request="ACK"/>
+  <recv request="BYE"/>
+  <send>
+    <![CDATA[
+      SIP/2.0 200 OK
+      [last_Via:]
+      [last_From:]
+      [last_To:]
+      [last_Call-ID:]
+      [last_CSeq:]
+      Content-Length: 0
+    ]]>
+  </send>`;
+}
