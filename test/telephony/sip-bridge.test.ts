@@ -20,7 +20,7 @@ import { createEspeakTts } from '../../src/telephony/tts/espeak.js';
 import { missingTools, runSipp } from '../support/sip-tools.js';
 import * as C from '../support/sipp-callee.js';
 import * as S from '../support/sipp-scenarios.js';
-import { rtpSink } from './support.js';
+import { level, rtpSink } from './support.js';
 import { digitsPcap, holds, sine, tonePcap, wavSamples } from './tone-support.js';
 
 /** A socket standing in for a callee's RTP port: the keys it hears as RFC 4733 events. */
@@ -219,6 +219,48 @@ describe.skipIf(skip)('Dial bridges over SIP', () => {
     // The callee sends audio only before its 200: a caller who heard its tone heard early media.
     const pcm = alawmulaw.mulaw.decode(new Uint8Array(ear.payloads()));
     expect(holds(pcm, CALLEE_TONE, 440)).toBe(true);
+  }, 20_000);
+
+  it('plays hold music to the caller left alone while its callee is held (StayConnected Hold), silence after Resume', async () => {
+    const callerEar = await rtpSink();
+    const calleeEar = await rtpSink();
+    const leg = callee(
+      'held-leg',
+      C.answering({
+        afterAck: `${C.takeReinvite('sendonly', 'recvonly')}${C.takeReinvite('sendrecv', 'sendrecv')}`,
+      }),
+      { sinkport: calleeEar.port },
+    );
+    documents.set('/hold-leg', '<Response><Hold/><Pause length="2"/><Resume/></Response>');
+    const caller = dialIn(
+      '15550304',
+      `<Response><Dial timeout="5"><Sip>sip:erin@127.0.0.1:${leg.port}</Sip></Dial></Response>`,
+      `${S.pause(4500)}${S.sendBye()}`,
+      { sinkport: callerEar.port },
+    );
+    const bridgedLeg = () =>
+      engine.listCalls().find((c) => c.to.startsWith('sip:erin@') && c.status === 'in-progress');
+    await expect.poll(bridgedLeg, { timeout: 5000 }).toBeDefined();
+    engine.modifyCall(bridgedLeg()?.sid as string, {
+      Url: `${APP}/hold-leg`,
+      ChildCallMode: 'StayConnected',
+    });
+    const [from, to] = await Promise.all([caller, leg.done]);
+    callerEar.close();
+    calleeEar.close();
+    expect(from.code, from.messages).toBe(0);
+    expect(to.code, to.messages).toBe(0);
+    // The caller, left alone, hears the music's two notes while the callee is held; the held
+    // callee hears its own document (the Pause: silence).
+    const alone = alawmulaw.mulaw.decode(new Uint8Array(callerEar.payloads()));
+    const held = alone.subarray(0, 16000);
+    expect(holds(held, 523.25)).toBe(true);
+    expect(holds(held, 659.25)).toBe(true);
+    // Music only while held: after the Resume (no one speaking) both hear silence.
+    for (const ear of [callerEar, calleeEar]) {
+      const pcm = alawmulaw.mulaw.decode(new Uint8Array(ear.payloads()));
+      expect(level(pcm.subarray(pcm.length - 8000))).toBeLessThan(20);
+    }
   }, 20_000);
 });
 

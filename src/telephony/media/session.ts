@@ -5,6 +5,7 @@ import { DtmfReceiver } from './dtmf.js';
 import { DtmfSender } from './dtmf-sender.js';
 import { decode, encode, FRAME_SAMPLES, SILENCE_BYTE } from './g711.js';
 import type { Histogram } from './histogram.js';
+import { holdMusicFrame } from './hold-music.js';
 import { JitterBuffer } from './jitter.js';
 import { Player } from './player.js';
 import type { Codec, CodecSettings, MediaEvent, MediaPath, OpenCommand } from './protocol.js';
@@ -69,6 +70,8 @@ export class MediaSession {
   private lastSequence: number | undefined;
   /** Keys being sent, and the RTP timestamp of the telephone-event under way. */
   private sender: DtmfSender | undefined;
+  /** Frames of hold music played, so it goes on where it was. */
+  private holdFrames = 0;
   private eventTimestamp = 0;
   /** The recording of this session's bridge: side 0 (the owner) ticks it and hands it back. */
   private bridgeRecording: { recorder: BridgeRecorder; side: 0 | 1 } | undefined;
@@ -211,6 +214,9 @@ export class MediaSession {
       this.relay.copyWithin(0, FRAME_SAMPLES, this.relayed);
       this.relayed -= FRAME_SAMPLES;
       frame = this.frame;
+    } else if (this.linked && (!this.path.receive || !this.linked.path.receive)) {
+      // A bridge with a held side: each side hears music instead of the silence of the other.
+      frame = holdMusicFrame(this.codec, this.holdFrames++);
     }
     const dtmf = this.sender?.next();
     if (!dtmf) this.sender = undefined;
