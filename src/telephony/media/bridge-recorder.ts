@@ -2,6 +2,18 @@ import { decode, FRAME_SAMPLES } from './g711.js';
 import { JitterBuffer } from './jitter.js';
 import type { Codec } from './protocol.js';
 
+/** Every G.711 byte's 16-bit sample, by codec: decoding a mixed frame allocates nothing. */
+const TABLES: Record<Codec, Int16Array> = {
+  PCMU: decode(
+    'PCMU',
+    Uint8Array.from({ length: 256 }, (_, i) => i),
+  ),
+  PCMA: decode(
+    'PCMA',
+    Uint8Array.from({ length: 256 }, (_, i) => i),
+  ),
+};
+
 /** Samples per stored chunk of the mix: one second, so a long bridge is no single huge copy. */
 const CHUNK_SAMPLES = 8000;
 
@@ -12,26 +24,38 @@ const CHUNK_SAMPLES = 8000;
 class Side {
   readonly jitter = new JitterBuffer();
   codec: Codec = 'PCMU';
-  /** Decoded samples of the last packet beyond the frame they were pulled for. */
-  private left: Int16Array = new Int16Array(0);
+  /** The packet being given out and how much of it is left (a packet need not be 20 ms). */
+  private packet: Uint8Array = new Uint8Array(0);
+  private offset = 0;
+  /** Samples of silence owed for a missing packet. */
+  private gap = 0;
   private lastSize = FRAME_SAMPLES;
 
-  /** Adds this side's next 20 ms into `mix`. */
+  /** Adds this side's next 20 ms into `mix`, decoding through the codec's table. */
   addTo(mix: Int32Array): void {
+    const table = TABLES[this.codec];
     let filled = 0;
     while (filled < FRAME_SAMPLES) {
-      if (this.left.length === 0) {
-        const packet = this.jitter.pull();
-        if (packet === undefined) return;
-        if (packet === null) this.left = new Int16Array(this.lastSize);
+      if (this.gap === 0 && this.offset >= this.packet.length) {
+        const next = this.jitter.pull();
+        if (next === undefined) return;
+        if (next === null) this.gap = this.lastSize;
         else {
-          this.lastSize = packet.length;
-          this.left = decode(this.codec, packet);
+          this.lastSize = next.length;
+          this.packet = next;
+          this.offset = 0;
         }
+        continue;
       }
-      const take = Math.min(FRAME_SAMPLES - filled, this.left.length);
-      for (let i = 0; i < take; i++) mix[filled + i] += this.left[i];
-      this.left = this.left.subarray(take);
+      if (this.gap > 0) {
+        const skip = Math.min(FRAME_SAMPLES - filled, this.gap);
+        this.gap -= skip;
+        filled += skip;
+        continue;
+      }
+      const take = Math.min(FRAME_SAMPLES - filled, this.packet.length - this.offset);
+      for (let i = 0; i < take; i++) mix[filled + i] += table[this.packet[this.offset + i]];
+      this.offset += take;
       filled += take;
     }
   }
