@@ -8,9 +8,10 @@ import { writeWav } from './wav.js';
 /**
  * Why a bridge ended: leg `a` or leg `b` ended (`a-hangup`, `b-hangup`), `timeLimit` passed
  * (`time-limit`), the signal given to `bridgeCalls` fired (`aborted`: the script of the verb
- * that made the bridge was stopped), or a live modification took a leg out (`modified`).
+ * that made the bridge was stopped), a live modification took a leg out (`modified`), or leg
+ * `a` pressed `*` with `hangupOnStar` (`hangup-on-star`).
  */
-export type BridgeEnd = 'a-hangup' | 'b-hangup' | 'time-limit' | 'aborted' | 'modified';
+export type BridgeEnd = 'a-hangup' | 'b-hangup' | 'time-limit' | 'aborted' | 'modified' | 'hangup-on-star';
 
 /** Options of {@link bridgeCalls}. */
 export interface BridgeOptions {
@@ -20,6 +21,8 @@ export interface BridgeOptions {
   record?: boolean;
   /** The script of the verb that bridges; when it stops, the bridge ends (`aborted`). */
   signal?: ScriptSignal;
+  /** Leg `a` pressing `*` ends the bridge (`hangup-on-star`): Dial `hangupOnStar`. */
+  hangupOnStar?: boolean;
 }
 
 /** The recording of a bridge. */
@@ -88,9 +91,13 @@ export function bridgeCalls(a: Call, b: Call, options: BridgeOptions = {}): Prom
     let link: LineBridge | undefined;
     const offA = a.watch((c) => c.ended && bridge.end('a-hangup'));
     const offB = b.watch((c) => c.ended && bridge.end('b-hangup'));
+    const offStar = options.hangupOnStar
+      ? a.watchKeys((keys) => keys.includes('*') && bridge.end('hangup-on-star'))
+      : undefined;
     bridge.onEnd((endedBy) => {
       offA();
       offB();
+      offStar?.();
       if (timer) clock.clearTimeout(timer);
       if (a.bridge === bridge) a.bridge = null;
       if (b.bridge === bridge) b.bridge = null;

@@ -34,6 +34,8 @@ export abstract class CallSlot {
   protected pendingMedia: MediaHandle | null = null;
   protected pendingResolve: ((value: PartyInput | null) => void) | null = null;
   protected pendingReject: ((reason: Interrupted) => void) | null = null;
+  /** Sees every key the party presses, whatever verb runs (Dial `hangupOnStar`). */
+  private keyWatcher: ((keys: string) => void) | null = null;
   /** Stops the recording under way on a line that records real audio. */
   private recorder: ((why: Interrupted) => void) | null = null;
 
@@ -44,6 +46,14 @@ export abstract class CallSlot {
   /** The line reports the far end's input (`CallLineEvents`). */
   input(input: PartyInput): void {
     this.deliver(input);
+  }
+
+  /** Watches the party's keys while no verb listens too (a bridge); returns the unwatch. */
+  watchKeys(fn: (keys: string) => void): () => void {
+    this.keyWatcher = fn;
+    return () => {
+      if (this.keyWatcher === fn) this.keyWatcher = null;
+    };
   }
 
   /** Sends keys to the far end (Dial `sendDigits` on an answered callee). */
@@ -64,6 +74,7 @@ export abstract class CallSlot {
       input,
       heard: inputs !== null,
     });
+    if (input.kind === 'dtmf') this.keyWatcher?.(input.keys);
     if (!inputs) return;
     const resolve = this.pendingResolve;
     if (resolve) {

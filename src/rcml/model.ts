@@ -158,6 +158,8 @@ export interface Dial extends NodeBase {
   timeLimit?: number;
   callerId?: string;
   record?: boolean;
+  /** The caller pressing `*` ends the bridge (the callee is hung up, the caller goes on). */
+  hangupOnStar?: boolean;
   /**
    * Targets. A text target (`<Dial>+1555</Dial>`, `client:alice`, `sip:...`) is parsed into
    * the matching noun with `fromText: true` so the builder writes it back as text.

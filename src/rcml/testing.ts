@@ -208,6 +208,7 @@ export const arbitraryDial: fc.Arbitrary<Dial> = fc
         timeLimit: nat(1, 14_400),
         callerId: phoneNumber,
         record: bool,
+        hangupOnStar: bool,
       },
       opt,
     ),

@@ -172,8 +172,9 @@ export class SipCallLine implements CallLine {
     };
   }
 
-  sendDigits(_digits: string): void {
-    // Not sent yet: only Dial's Number sendDigits asks for it, and numbers are not called over SIP.
+  /** Keys in the media: RFC 4733 when the far end took telephone-event, else in-band tones. */
+  sendDigits(digits: string): void {
+    if (this.call.answered && !this.call.ended) this.call.mediaChannel()?.sendDigits(digits);
   }
 
   /** The call's media once it is answered (a conference joins it); undefined when it never is or has ended. */

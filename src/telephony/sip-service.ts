@@ -119,6 +119,7 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
     tts = espeak;
   }
   const live = new Set<MediaCall>();
+  const lines = new Map<string, SipCallLine>();
   let endpoint: Awaited<ReturnType<typeof openSipEndpoint>>;
   try {
     endpoint = await openSipEndpoint({
@@ -148,14 +149,21 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
           }),
         );
         live.add(call);
-        call.onFinished = () => live.delete(call);
-        options.calls.acceptCall({
+        let sid: string | undefined;
+        call.onFinished = () => {
+          live.delete(call);
+          if (sid !== undefined) lines.delete(sid);
+        };
+        sid = options.calls.acceptCall({
           line,
           from: server.callerUser || server.invite.headers.find(([n]) => n === 'from')?.[1] || 'anonymous',
           to: routedNumber(options.calls, server.calledUser),
           headers: Object.keys(headers).length > 0 ? headers : undefined,
-        });
-        if (!call.ended) call.ring();
+        }).sid;
+        if (!call.ended) {
+          lines.set(sid, line);
+          call.ring();
+        }
       },
     });
   } catch (err) {
@@ -175,6 +183,7 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
           tts,
           egress: new EgressGuard(options.egress ?? { denyPrivateNetworks: false }),
           live,
+          lines,
           warn,
         },
         fallback,

@@ -9,6 +9,7 @@ import type {
   LineBridge,
   Telephony,
 } from '../engine/ports/telephony.js';
+import { encodeWav } from './audio/decode.js';
 import type { MediaChannel, MediaHost } from './media/host.js';
 import type { MediaCall } from './media-call.js';
 import type { ClientCall } from './sip/client-call.js';
@@ -30,8 +31,13 @@ export interface SipTelephonyDeps {
   egress: EgressGuard;
   /** The service's live calls (hung up when it closes). */
   live: Set<MediaCall>;
+  /** The SIP lines of live calls by call sid (a leg's early media go to its parent's line). */
+  lines: Map<string, SipCallLine>;
   warn(message: string, detail: Record<string, unknown>): void;
 }
+
+/** Longest recording of a Dial bridge: 4 hours, the Dial's default `timeLimit`. */
+export const BRIDGE_RECORDING_MAX_MS = 4 * 3600 * 1000;
 
 /** The media of a SIP line (inbound or outgoing) while it is open. */
 function channelOf(line: CallLine): MediaChannel | undefined {
@@ -71,6 +77,8 @@ export class SipTelephony implements Telephony {
     let client: ClientCall | undefined;
     let channel: MediaChannel | undefined;
     let rang = false;
+    /** The caller's media the callee's early media are linked to, until the answer. */
+    let early: MediaChannel | undefined;
     const fail = (message: string, detail: Record<string, unknown>) => {
       deps.warn(message, { callSid: sid, ...detail });
       channel?.close();
@@ -118,12 +126,15 @@ export class SipTelephony implements Telephony {
       const media = channel;
       let outbound: OutboundSipCall | undefined;
       call.events = {
-        progress: () => {
+        progress: (_status, sdp) => {
+          if (sdp && !early) early = this.earlyMedia(media, sdp, request.call.parentCallSid);
           if (rang) return;
           rang = true;
           events.ringing();
         },
         answered: (sdp) => {
+          // The bridge (or the screening) decides what the caller hears from now on.
+          if (early) media.link(null);
           const negotiated = readAnswer(sdp);
           if ('status' in negotiated) {
             call.hangup();
@@ -133,15 +144,19 @@ export class SipTelephony implements Telephony {
             local.version += 1;
             return buildAnswer(offer, next, local);
           });
-          const line: CallLine = new SipCallLine(outbound, deps.tts, (err) =>
+          const line = new SipCallLine(outbound, deps.tts, (err) =>
             deps.warn('SIP call media failed', {
               callSid: sid,
               err: err instanceof Error ? err.message : String(err),
             }),
           );
           deps.live.add(outbound);
+          deps.lines.set(sid, line);
           const tracked = outbound;
-          outbound.onFinished = () => deps.live.delete(tracked);
+          outbound.onFinished = () => {
+            deps.live.delete(tracked);
+            deps.lines.delete(sid);
+          };
           events.answered(line);
         },
         failed: (status) => {
@@ -170,9 +185,35 @@ export class SipTelephony implements Telephony {
   }
 
   /**
+   * Early media (a 183 with SDP): the callee's audio goes to its caller (the parent call's SIP
+   * line, when answered), one way: the leg takes the callee's RTP but sends nothing yet.
+   * Returns the caller's media, or undefined when there is no one to hear it.
+   */
+  private earlyMedia(
+    leg: MediaChannel,
+    sdp: string,
+    parentSid: string | undefined,
+  ): MediaChannel | undefined {
+    const caller = parentSid === undefined ? undefined : this.deps.lines.get(parentSid);
+    const heard = caller?.call.answered ? caller.call.mediaChannel() : undefined;
+    const negotiated = readAnswer(sdp);
+    if (!heard || 'status' in negotiated) return undefined;
+    leg.update(
+      { remote: negotiated.remote, send: false, receive: true },
+      {
+        codec: negotiated.codec,
+        payloadType: negotiated.payloadType,
+        dtmfPayloadType: negotiated.dtmfPayloadType,
+      },
+    );
+    leg.link(heard);
+    return heard;
+  }
+
+  /**
    * Two SIP lines are bridged in the media worker (each sends what the other receives, in its
-   * own RTP stream); any other pair is left to `fallback`. A recorded bridge's audio is
-   * `fallback`'s (silence of its length): bridges do not record over SIP yet.
+   * own RTP stream); any other pair is left to `fallback`. A recorded bridge records both
+   * sides' received audio mixed to mono, at most {@link BRIDGE_RECORDING_MAX_MS}.
    */
   connect(a: CallLine, b: CallLine, options: { record: boolean }): LineBridge {
     const opening = this.onceOpen(a, b, options);
@@ -180,13 +221,19 @@ export class SipTelephony implements Telephony {
     const left = channelOf(a);
     const right = channelOf(b);
     if (!left || !right) return this.fallback.connect(a, b, options);
-    left.link(right);
-    const recorded = options.record ? this.fallback.connect(a, b, options) : undefined;
+    const recording = options.record ? left.linkRecorded(right, BRIDGE_RECORDING_MAX_MS) : undefined;
+    if (!recording) left.link(right);
     return {
       disconnect(done) {
+        // Taking the bridge apart ends its recording; the worker hands the audio back.
         left.link(null);
-        if (recorded) recorded.disconnect(done);
-        else done(undefined);
+        if (!recording) {
+          done(undefined);
+          return;
+        }
+        void recording.done.then(({ pcm }) =>
+          done({ wav: encodeWav(pcm), duration: Math.round(pcm.length / 8) / 1000 }),
+        );
       },
     };
   }

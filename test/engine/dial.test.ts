@@ -161,4 +161,42 @@ describe('Dial', () => {
       d.events.some((e) => e.type === 'input' && e.callSid === leg2.sid && e.input.kind === 'dtmf'),
     ).toBe(true);
   });
+
+  it('ends the bridge when the caller presses * with hangupOnStar, hangs the callee up and goes on with the action', async () => {
+    const h = harness({
+      '/d': rcml('<Dial action="/a" hangupOnStar="true">+1</Dial>'),
+      '/a': rcml('<Say>back</Say>'),
+    });
+    // Keys count from the caller's answer; the callee answers after 2 s.
+    h.engine.setParty('+15550001', {
+      digits: [
+        { at: 4, keys: '5' },
+        { at: 7, keys: '*' },
+      ],
+    });
+    h.engine.setParty('+1', { answerAfter: 2, hangupAfter: 60 });
+    const call = await callIn(h, '/d');
+    const leg = children(h, call.sid)[0];
+    expect(leg.status).toBe('completed');
+    expect(leg.duration).toBe(5);
+    expect(action(h)).toMatchObject({ DialCallStatus: 'completed', DialCallDuration: '5' });
+    expect(h.verbs(call.sid)).toEqual(['Dial', 'Say']);
+    expect(h.events.find((e) => e.type === 'bridge' && e.action === 'end')).toMatchObject({
+      reason: 'hangup-on-star',
+    });
+    // Keys pressed while bridged are reported (not heard by any verb), the 5 ending nothing.
+    const keys = h.events.flatMap((e) => (e.type === 'input' && e.callSid === call.sid ? [e] : []));
+    expect(keys.map((e) => [e.input.kind === 'dtmf' && e.input.keys, e.heard])).toEqual([
+      ['5', false],
+      ['*', false],
+    ]);
+  });
+
+  it('ignores * without hangupOnStar', async () => {
+    const h = harness({ '/d': rcml('<Dial action="/a">+1</Dial>'), '/a': rcml('') });
+    h.engine.setParty('+15550001', { digits: [{ at: 3, keys: '*' }] });
+    h.engine.setParty('+1', { answerAfter: 1, hangupAfter: 10 });
+    const call = await callIn(h, '/d');
+    expect(children(h, call.sid)[0].duration).toBe(10);
+  });
 });

@@ -25,55 +25,121 @@ export function writeTonePcap(file: string, hz: number, seconds: number): void {
   writeFileSync(file, tonePcap(hz, seconds, { codec: 'PCMA' }));
 }
 
+/** One RTP packet of a capture. */
+export interface CapturedPacket {
+  payloadType: number;
+  marker?: boolean;
+  sequence: number;
+  timestamp: number;
+  payload: Uint8Array;
+  /** Seconds from the start of the capture. */
+  at: number;
+}
+
 /**
- * A pcap (Ethernet, IPv4, UDP) of the tone as RTP (PCMU unless `codec` says), one packet per
- * 20 ms: SIPp replays it to the far end's media address with the capture's timing.
+ * A pcap (Ethernet, IPv4, UDP) of RTP packets, as SIPp's `play_pcap_audio` reads it: it sends
+ * each packet's UDP payload to the answer's media address at its capture time.
  */
+export function rtpPcap(packets: readonly CapturedPacket[]): Buffer {
+  const parts: Buffer[] = [];
+  const header = Buffer.alloc(24);
+  header.writeUInt32LE(0xa1b2c3d4, 0);
+  header.writeUInt16LE(2, 4);
+  header.writeUInt16LE(4, 6);
+  header.writeUInt32LE(65535, 16);
+  header.writeUInt32LE(1, 20); // Ethernet
+  parts.push(header);
+  for (const p of packets) {
+    const rtp = writeRtp(
+      {
+        payloadType: p.payloadType,
+        marker: p.marker ?? false,
+        sequence: p.sequence,
+        timestamp: p.timestamp,
+        ssrc: 0x1234,
+      },
+      p.payload,
+    );
+    const udpLength = 8 + rtp.length;
+    const frame = Buffer.alloc(14 + 20 + udpLength);
+    frame.writeUInt16BE(0x0800, 12);
+    frame[14] = 0x45;
+    frame.writeUInt16BE(20 + udpLength, 16);
+    frame[22] = 64;
+    frame[23] = 17;
+    frame.set([127, 0, 0, 1], 26);
+    frame.set([127, 0, 0, 1], 30);
+    frame.writeUInt16BE(6000, 34);
+    frame.writeUInt16BE(6002, 36);
+    frame.writeUInt16BE(udpLength, 38);
+    frame.set(rtp, 42);
+    const record = Buffer.alloc(16);
+    const micros = Math.round(p.at * 1e6);
+    record.writeUInt32LE(Math.floor(micros / 1e6), 0);
+    record.writeUInt32LE(micros % 1e6, 4);
+    record.writeUInt32LE(frame.length, 8);
+    record.writeUInt32LE(frame.length, 12);
+    parts.push(record, frame);
+  }
+  return Buffer.concat(parts);
+}
+
+/** A capture of `pcm` as 20 ms packets (PCMU unless `codec` says), the first at `start` s. */
+export function pcmPcap(
+  pcm: Int16Array,
+  { codec = 'PCMU', start = 0 }: { codec?: 'PCMU' | 'PCMA'; start?: number } = {},
+): Buffer {
+  const packets: CapturedPacket[] = [];
+  for (let i = 0; (i + 1) * 160 <= pcm.length; i++) {
+    const samples = pcm.subarray(i * 160, i * 160 + 160);
+    packets.push({
+      payloadType: codec === 'PCMA' ? 8 : 0,
+      marker: i === 0,
+      sequence: 1000 + i,
+      timestamp: 160 * i,
+      payload: codec === 'PCMA' ? alawmulaw.alaw.encode(samples) : alawmulaw.mulaw.encode(samples),
+      at: start + i * 0.02,
+    });
+  }
+  return rtpPcap(packets);
+}
+
+/** A capture of the tone, one packet per 20 ms: what a SIPp caller sends as its voice. */
 export function tonePcap(
   hz: number,
   seconds: number,
   { codec = 'PCMU', amplitude = 16000 }: { codec?: 'PCMU' | 'PCMA'; amplitude?: number } = {},
 ): Buffer {
-  const pcm = tone(hz, seconds, amplitude);
-  const payload = codec === 'PCMA' ? alawmulaw.alaw.encode(pcm) : alawmulaw.mulaw.encode(pcm);
-  const payloadType = codec === 'PCMA' ? 8 : 0;
-  const frames = Math.floor(payload.length / 160);
-  const parts: Buffer[] = [];
-  const global = Buffer.alloc(24);
-  global.writeUInt32LE(0xa1b2c3d4, 0);
-  global.writeUInt16LE(2, 4);
-  global.writeUInt16LE(4, 6);
-  global.writeUInt32LE(65535, 16);
-  global.writeUInt32LE(1, 20); // Ethernet
-  parts.push(global);
-  for (let n = 0; n < frames; n++) {
-    const rtp = writeRtp(
-      { payloadType, sequence: n, timestamp: n * 160, ssrc: 0x1234, marker: n === 0 },
-      payload.subarray(n * 160, (n + 1) * 160),
-    );
-    const udpLength = 8 + rtp.length;
-    const ipLength = 20 + udpLength;
-    const frame = Buffer.alloc(14 + ipLength);
-    frame.writeUInt16BE(0x0800, 12);
-    frame.writeUInt8(0x45, 14);
-    frame.writeUInt16BE(ipLength, 16);
-    frame.writeUInt8(64, 22);
-    frame.writeUInt8(17, 23);
-    frame.writeUInt32BE(0x7f000001, 26);
-    frame.writeUInt32BE(0x7f000001, 30);
-    frame.writeUInt16BE(4000, 34);
-    frame.writeUInt16BE(4002, 36);
-    frame.writeUInt16BE(udpLength, 38);
-    rtp.copy(frame, 42);
-    const header = Buffer.alloc(16);
-    const micros = n * 20_000;
-    header.writeUInt32LE(Math.floor(micros / 1e6), 0);
-    header.writeUInt32LE(micros % 1e6, 4);
-    header.writeUInt32LE(frame.length, 8);
-    header.writeUInt32LE(frame.length, 12);
-    parts.push(header, frame);
-  }
-  return Buffer.concat(parts);
+  return pcmPcap(tone(hz, seconds, amplitude), { codec });
+}
+
+/** A capture of RFC 4733 key presses (payload type `pt`), one every 300 ms. */
+export function digitsPcap(keys: string, pt = 101): Buffer {
+  const packets: CapturedPacket[] = [];
+  let sequence = 500;
+  [...keys].forEach((key, n) => {
+    const event = '0123456789*#'.indexOf(key);
+    const timestamp = 8000 + n * 2400;
+    for (let i = 0; i < 8; i++) {
+      const end = i >= 5;
+      const duration = Math.min(i + 1, 6) * 160;
+      packets.push({
+        payloadType: pt,
+        marker: i === 0,
+        sequence: sequence++,
+        timestamp,
+        payload: Uint8Array.of(event, (end ? 0x80 : 0) | 10, duration >> 8, duration & 0xff),
+        at: n * 0.3 + i * 0.02,
+      });
+    }
+  });
+  return rtpPcap(packets);
+}
+
+/** The 16-bit samples of a WAV written by the engine (44-byte header). */
+export function wavSamples(wav: Uint8Array): Int16Array {
+  const copy = Uint8Array.from(wav.subarray(44));
+  return new Int16Array(copy.buffer, 0, copy.length >> 1);
 }
 
 /** Power of `hz` in the samples (Goertzel), per sample squared: comparable across lengths. */
@@ -106,4 +172,9 @@ export function dominantTones(pcm: Int16Array, tones: readonly number[]): Array<
     out.push(best > 1e4 && best > 0.9 * total ? tones[powers.indexOf(best)] : undefined);
   }
   return out;
+}
+
+/** True when `hz` stands well above a frequency no one sent (the noise floor of a mix). */
+export function holds(pcm: Int16Array, hz: number, quiet = 1750): boolean {
+  return goertzel(pcm, hz) > 100 * Math.max(goertzel(pcm, quiet), 1);
 }

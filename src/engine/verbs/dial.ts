@@ -107,6 +107,8 @@ export async function dialVerb(ctx: VerbContext, verb: Dial): Promise<VerbOutcom
   const result = await services.bridgeLeg(winner, {
     timeLimit: verb.timeLimit ?? dialDefaults.timeLimit,
     record: verb.record ?? dialDefaults.record,
+    // Not in the platform's documented defaults; its interpreter reads it, off unless true.
+    hangupOnStar: verb.hangupOnStar === true,
     signal: ctx.signal,
   });
   release(winner, result, services.ended);

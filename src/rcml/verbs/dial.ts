@@ -29,6 +29,7 @@ export const dialAttributes: AttrRules<Omit<Dial, 'verb' | 'nouns' | 'fromText' 
     'a phone number in E.164 form (+ and up to 15 digits)',
   ),
   record: bool(),
+  hangupOnStar: bool(),
 };
 
 const NOUN_READERS: { readonly [name: string]: NounReader<DialNoun> } = {

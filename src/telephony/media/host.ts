@@ -211,6 +211,26 @@ export class MediaChannel {
     this.host.send({ type: 'link', id: this.id, peer: peer ? peer.id : null });
   }
 
+  /**
+   * Bridges this call's media to `peer`'s and records both sides mixed to mono until the bridge
+   * is taken apart (`link(null)`, either call closing), `maxMs` or `stop()`.
+   */
+  linkRecorded(peer: MediaChannel, maxMs: number): Recording {
+    const record = this.host.op();
+    const done = new Promise<RecordResult>((resolve) => {
+      if (this.isClosed) resolve({ pcm: new Int16Array(0), reason: 'stopped', silentMs: 0 });
+      else this.records.set(record, resolve);
+    });
+    if (!this.isClosed)
+      this.host.send({ type: 'link', id: this.id, peer: peer.id, record: { record, maxMs } });
+    return { done, stop: () => this.host.send({ type: 'stop-record', id: this.id, record }) };
+  }
+
+  /** Sends keys to the far end (RFC 4733 telephone-events, or in-band tones); `w` pauses 0.5 s. */
+  sendDigits(digits: string): void {
+    if (!this.isClosed) this.host.send({ type: 'digits', id: this.id, digits });
+  }
+
   /** Ends the call's media: plays stop, a recording under way ends with what it has. */
   close(): void {
     if (this.isClosed) return;

@@ -43,8 +43,14 @@ export type MediaCommand =
    */
   | { type: 'record'; id: number; record: number; maxMs: number; silenceMs: number }
   | { type: 'stop-record'; id: number; record: number }
-  /** Bridges two calls' media (each sends what the other receives); `peer: null` takes `id`'s bridge apart. */
-  | { type: 'link'; id: number; peer: number | null }
+  /**
+   * Bridges two calls' media (each sends what the other receives); `peer: null` takes `id`'s
+   * bridge apart. With `record`, both sides are recorded mixed until the bridge is taken apart,
+   * `maxMs` or `stop-record`; `recorded` comes from `id`.
+   */
+  | { type: 'link'; id: number; peer: number | null; record?: { record: number; maxMs: number } }
+  /** Sends keys to the far end (RFC 4733, or in-band tones without telephone-event); `w` pauses 0.5 s. */
+  | { type: 'digits'; id: number; digits: string }
   | { type: 'close'; id: number }
   | { type: 'stats' }
   | { type: 'shutdown' }

@@ -1,9 +1,12 @@
 import { randomInt } from 'node:crypto';
 import type dgram from 'node:dgram';
+import { BridgeRecorder } from './bridge-recorder.js';
 import { DtmfReceiver } from './dtmf.js';
+import { DtmfSender } from './dtmf-sender.js';
 import { decode, encode, FRAME_SAMPLES, SILENCE_BYTE } from './g711.js';
 import { decodeInto } from './g711-tables.js';
 import type { Histogram } from './histogram.js';
+import { holdMusicFrame } from './hold-music.js';
 import { JitterBuffer } from './jitter.js';
 import { Player } from './player.js';
 import type { Codec, CodecSettings, MediaEvent, MediaPath, OpenCommand } from './protocol.js';
@@ -81,6 +84,13 @@ export class MediaSession {
   private lastSequence: number | undefined;
   /** Set while the session is in a conference room: it sends the room's mix, not its play or bridge. */
   seat: ConferenceSeat | undefined;
+  /** Keys being sent, and the RTP timestamp of the telephone-event under way. */
+  private sender: DtmfSender | undefined;
+  /** Frames of hold music played, so it goes on where it was. */
+  private holdFrames = 0;
+  private eventTimestamp = 0;
+  /** The recording of this session's bridge: side 0 (the owner) ticks it and hands it back. */
+  private bridgeRecording: { recorder: BridgeRecorder; side: 0 | 1 } | undefined;
 
   constructor(
     command: OpenCommand,
@@ -133,6 +143,39 @@ export class MediaSession {
 
   stopRecord(record: number): void {
     if (this.recorder?.record === record) this.finishRecording('stopped');
+    if (this.bridgeRecording?.side === 0 && this.bridgeRecording.recorder.record === record)
+      this.finishBridgeRecording('stopped');
+  }
+
+  /**
+   * Records the bridge to the linked session, both sides mixed, until `maxMs`, `stop-record`
+   * or the bridge is taken apart; `recorded` comes from this session.
+   */
+  recordBridge(record: number, maxMs: number): void {
+    const peer = this.linked;
+    if (!peer) {
+      this.emit({
+        type: 'recorded',
+        id: this.id,
+        record,
+        pcm: new Int16Array(0),
+        reason: 'stopped',
+        silentMs: 0,
+      });
+      return;
+    }
+    const recorder = new BridgeRecorder(record, maxMs);
+    this.bridgeRecording = { recorder, side: 0 };
+    peer.bridgeRecording = { recorder, side: 1 };
+  }
+
+  /**
+   * Sends keys (`w`: half a second's pause) as RFC 4733 telephone-events of the negotiated
+   * payload type, or as in-band tones when the far end takes none; after keys still going.
+   */
+  sendDigits(digits: string): void {
+    if (this.sender) this.sender.add(digits);
+    else this.sender = new DtmfSender(digits, this.dtmfPayloadType === undefined);
   }
 
   /**
@@ -141,6 +184,10 @@ export class MediaSession {
    * across prompts and the bridge.
    */
   link(peer: MediaSession | undefined): void {
+    if (this.bridgeRecording) {
+      if (this.bridgeRecording.side === 0) this.finishBridgeRecording('stopped');
+      else if (peer !== this.linked) this.bridgeRecording = undefined;
+    }
     this.linked = peer;
     this.relayed = 0;
   }
@@ -202,20 +249,42 @@ export class MediaSession {
       this.relay.copyWithin(0, FRAME_SAMPLES, this.relayed);
       this.relayed -= FRAME_SAMPLES;
       frame = this.frame;
+    } else if (this.linked && (!this.path.receive || !this.linked.path.receive)) {
+      // A bridge with a held side: each side hears music instead of the silence of the other.
+      frame = holdMusicFrame(this.codec, this.holdFrames++);
     }
+    const dtmf = this.sender?.next();
+    if (!dtmf) this.sender = undefined;
+    else if (dtmf.kind === 'tone') frame = encode(this.codec, dtmf.pcm);
     const remote = this.path.remote;
     if (this.path.send && remote) {
-      const packet = writeRtp(
-        {
-          payloadType: this.payloadType,
-          marker: this.marker,
-          sequence: this.sequence,
-          timestamp: this.timestamp,
-          ssrc: this.ssrc,
-        },
-        frame,
-      );
-      this.marker = false;
+      let packet: Buffer;
+      if (dtmf?.kind === 'event' && this.dtmfPayloadType !== undefined) {
+        // One event keeps the timestamp of its start (RFC 4733); audio goes on at ours after.
+        if (dtmf.first) this.eventTimestamp = this.timestamp;
+        packet = writeRtp(
+          {
+            payloadType: this.dtmfPayloadType,
+            marker: dtmf.first,
+            sequence: this.sequence,
+            timestamp: this.eventTimestamp,
+            ssrc: this.ssrc,
+          },
+          dtmf.payload,
+        );
+      } else {
+        packet = writeRtp(
+          {
+            payloadType: this.payloadType,
+            marker: this.marker,
+            sequence: this.sequence,
+            timestamp: this.timestamp,
+            ssrc: this.ssrc,
+          },
+          frame,
+        );
+        this.marker = false;
+      }
       this.sequence = (this.sequence + 1) & 0xffff;
       this.socket.send(packet, remote.port, remote.address);
       this.totals.sent++;
@@ -225,6 +294,23 @@ export class MediaSession {
       const reason = this.recorder.tick();
       if (reason) this.finishRecording(reason);
     }
+    if (this.bridgeRecording?.side === 0 && this.bridgeRecording.recorder.tick())
+      this.finishBridgeRecording('max-length');
+  }
+
+  private finishBridgeRecording(reason: 'max-length' | 'stopped'): void {
+    const recorder = this.bridgeRecording?.recorder;
+    if (!recorder || this.bridgeRecording?.side !== 0) return;
+    this.bridgeRecording = undefined;
+    if (this.linked?.bridgeRecording?.recorder === recorder) this.linked.bridgeRecording = undefined;
+    this.emit({
+      type: 'recorded',
+      id: this.id,
+      record: recorder.record,
+      pcm: recorder.take(),
+      reason,
+      silentMs: 0,
+    });
   }
 
   private finishRecording(reason: 'max-length' | 'silence' | 'stopped'): void {
@@ -266,10 +352,12 @@ export class MediaSession {
       this.jitter?.push(rtp.sequence, rtp.payload);
       this.seat?.input.push(rtp.sequence, rtp.payload);
       this.linked?.relayIn(rtp.payload, this.codec);
+      this.bridgeRecording?.recorder.push(this.bridgeRecording.side, rtp.sequence, rtp.payload, this.codec);
     }
   }
 
   close(): void {
+    this.finishBridgeRecording('stopped');
     const peer = this.linked;
     this.linked = undefined;
     if (peer?.peer === this) peer.link(undefined);

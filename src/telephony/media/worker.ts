@@ -153,8 +153,12 @@ port.on('message', (command: MediaCommand) => {
         session.link(peer);
         peer.link(session);
       }
+      if (command.record) session?.recordBridge(command.record.record, command.record.maxMs);
       return;
     }
+    case 'digits':
+      sessions.get(command.id)?.sendDigits(command.digits);
+      return;
     case 'close': {
       const session = sessions.get(command.id);
       if (!session) return;

@@ -2,10 +2,11 @@ import type dgram from 'node:dgram';
 import alawmulaw from 'alawmulaw';
 import { describe, expect, it } from 'vitest';
 import { Histogram } from '../../../src/telephony/media/histogram.js';
-import type { Codec } from '../../../src/telephony/media/protocol.js';
+import type { Codec, MediaEvent } from '../../../src/telephony/media/protocol.js';
 import { readRtp, writeRtp } from '../../../src/telephony/media/rtp.js';
 import { MediaSession } from '../../../src/telephony/media/session.js';
 import { level } from '../support.js';
+import { holds } from '../tones.js';
 
 /** A session over a fake socket: packets handed to `receive`, the ones it sends kept in `sent`. */
 function session(id: number, codec: Codec) {
@@ -21,6 +22,7 @@ function session(id: number, codec: Codec) {
     close: () => {},
   } as unknown as dgram.Socket;
   const totals = { sent: 0, received: 0, lost: 0, interArrival: new Histogram() };
+  const events: MediaEvent[] = [];
   const media = new MediaSession(
     {
       type: 'open',
@@ -32,10 +34,10 @@ function session(id: number, codec: Codec) {
       receive: true,
     },
     socket,
-    () => {},
+    (event) => events.push(event),
     totals,
   );
-  return { media, sent, receive: (packet: Buffer) => deliver(packet) };
+  return { media, sent, events, receive: (packet: Buffer) => deliver(packet) };
 }
 
 const tone = Int16Array.from({ length: 160 }, (_, i) =>
@@ -104,28 +106,42 @@ describe('media session bridges', () => {
     expect(b.media.peer).toBeUndefined();
   });
 
-  it('a held session (receiving nothing) is out of the bridge both ways', () => {
+  it('a held session (receiving nothing) is out of the bridge both ways: each side hears hold music, then silence once resumed', () => {
     const a = session(1, 'PCMU');
     const b = session(2, 'PCMU');
     a.media.link(b.media);
     b.media.link(a.media);
     // Hold on b: we still send to it, but take nothing of it, and relay nothing to it.
-    b.media.update({ remote: { address: '127.0.0.1', port: 9 }, send: true, receive: false });
-    a.receive(
-      writeRtp(
-        { payloadType: 0, marker: false, sequence: 1, timestamp: 0, ssrc: 7 },
-        alawmulaw.mulaw.encode(tone),
-      ),
-    );
-    b.receive(
-      writeRtp(
-        { payloadType: 0, marker: false, sequence: 1, timestamp: 0, ssrc: 8 },
-        alawmulaw.mulaw.encode(tone),
-      ),
-    );
+    const held = { remote: { address: '127.0.0.1', port: 9 }, send: true, receive: false };
+    b.media.update(held);
+    for (let i = 0; i < 10; i++) {
+      a.receive(
+        writeRtp(
+          { payloadType: 0, marker: false, sequence: i, timestamp: i * 160, ssrc: 7 },
+          alawmulaw.mulaw.encode(tone),
+        ),
+      );
+      b.receive(
+        writeRtp(
+          { payloadType: 0, marker: false, sequence: i, timestamp: i * 160, ssrc: 8 },
+          alawmulaw.mulaw.encode(tone),
+        ),
+      );
+      a.media.tick();
+      b.media.tick();
+    }
+    const heard = (sent: Buffer[]) =>
+      alawmulaw.mulaw.decode(
+        new Uint8Array(Buffer.concat(sent.map((p) => readRtp(p)?.payload ?? Buffer.alloc(0)))),
+      );
+    for (const sent of [a.sent, b.sent]) {
+      const pcm = heard(sent);
+      // The music's first note (523 Hz), not the other side's 400 Hz tone.
+      expect(holds(pcm, 523, 400)).toBe(true);
+    }
+    b.media.update({ ...held, receive: true });
     a.media.tick();
     b.media.tick();
-    for (const sent of [a.sent, b.sent])
-      expect(level(alawmulaw.mulaw.decode(new Uint8Array(readRtp(sent[0])?.payload ?? [])))).toBeLessThan(20);
+    for (const sent of [a.sent, b.sent]) expect(level(heard(sent.slice(-1)))).toBeLessThan(20);
   });
 });
