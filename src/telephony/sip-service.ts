@@ -11,6 +11,7 @@ import type { ServerCall } from './sip/server-call.js';
 import { SipCall } from './sip-call.js';
 import { SipCallLine } from './sip-line.js';
 import { SipTelephony } from './sip-telephony.js';
+import { type SipTrunk, trunkUriProblem } from './sip-trunk.js';
 import { createEspeakTts } from './tts/espeak.js';
 import type { TextToSpeech } from './tts/port.js';
 
@@ -55,6 +56,11 @@ export interface SipServiceOptions {
    * policy as for HTTP.
    */
   egress?: EgressPolicy;
+  /**
+   * Where calls to numbers (`+15551234`, `5551234`) go as INVITEs, the number as user part,
+   * with digest credentials for its challenges. Without it, numbers stay simulated.
+   */
+  trunk?: SipTrunk;
   /** Warnings (refused requests, unreadable messages) and errors. */
   onWarning?(message: string, detail: Record<string, unknown>): void;
 }
@@ -105,6 +111,8 @@ export function routedNumber(calls: InboundCalls, user: string): string {
  */
 export async function startSipService(options: SipServiceOptions): Promise<SipService> {
   const host = options.host ?? '127.0.0.1';
+  const trunkProblem = options.trunk && trunkUriProblem(options.trunk.uri);
+  if (trunkProblem) throw new TypeError(`SIP trunk: ${trunkProblem}`);
   const media = new MediaHost({ host, ports: options.rtpPorts });
   const warn = (message: string, detail: Record<string, unknown>) => options.onWarning?.(message, detail);
   let tts = options.tts;
@@ -176,6 +184,7 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
           egress: new EgressGuard(options.egress ?? { denyPrivateNetworks: false }),
           live,
           warn,
+          trunk: options.trunk,
         },
         fallback,
       ),

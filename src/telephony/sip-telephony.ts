@@ -18,6 +18,7 @@ import type { SipPeer } from './sip/transport.js';
 import { SipCallLine } from './sip-line.js';
 import { OutboundSipCall } from './sip-outbound-call.js';
 import { dialFailureOf, fromUserOf, inviteHeadersOf, sipTargetOf } from './sip-target.js';
+import { isTrunkNumber, type SipTrunk, trunkTargetOf } from './sip-trunk.js';
 import type { TextToSpeech } from './tts/port.js';
 
 /** What the SIP telephony places calls with. */
@@ -30,6 +31,8 @@ export interface SipTelephonyDeps {
   /** The service's live calls (hung up when it closes). */
   live: Set<MediaCall>;
   warn(message: string, detail: Record<string, unknown>): void;
+  /** Where calls to numbers go; without one they stay with the simulated parties. */
+  trunk?: SipTrunk;
 }
 
 /** The media of a SIP line (inbound or outgoing) while it is open. */
@@ -51,9 +54,9 @@ function resolve(egress: EgressGuard, host: string): Promise<string> {
 }
 
 /**
- * The `Telephony` of `rcml serve --sip`: `sip:` targets are called over SIP (an INVITE from
- * the service's address, RTP from its media worker); numbers and `client:` targets, bridges and
- * rooms stay with `fallback` (the simulated parties).
+ * The `Telephony` of `rcml serve --sip`: `sip:` targets, and numbers when a trunk is set, are
+ * called over SIP (an INVITE from the service's address, RTP from its media worker); other
+ * numbers, `client:` targets and rooms stay with `fallback` (the simulated parties).
  */
 export class SipTelephony implements Telephony {
   constructor(
@@ -62,8 +65,9 @@ export class SipTelephony implements Telephony {
   ) {}
 
   dial(request: DialRequest, events: DialEvents): DialAttempt {
-    if (!/^sips?:/i.test(request.to)) return this.fallback.dial(request, events);
     const { deps } = this;
+    const trunk = deps.trunk && isTrunkNumber(request.to) ? deps.trunk : undefined;
+    if (!trunk && !/^sips?:/i.test(request.to)) return this.fallback.dial(request, events);
     const sid = request.call.sid;
     let canceled = false;
     let client: ClientCall | undefined;
@@ -74,7 +78,11 @@ export class SipTelephony implements Telephony {
       channel?.close();
       if (!canceled) events.failed('failed');
     };
-    const target = sipTargetOf(request.to);
+    const target = sipTargetOf(trunk ? trunkTargetOf(request.to, trunk) : request.to);
+    const credentials =
+      trunk?.username !== undefined
+        ? { username: trunk.username, password: trunk.password ?? '' }
+        : undefined;
     const headers = inviteHeadersOf(request.headers);
     const place = async () => {
       if ('error' in target) return fail('SIP call not placed: bad target', { err: target.error });
@@ -111,6 +119,7 @@ export class SipTelephony implements Telephony {
         fromUser: fromUserOf(request.from),
         sdp: buildOffer(local),
         headers,
+        credentials,
       });
       client = call;
       const media = channel;

@@ -1,7 +1,8 @@
 import { Dialog, hostPort, type LocalAddress, refuseInDialog, responseTo, T1, token } from './dialog.js';
+import { authorizationFor } from './digest.js';
 import { cseqOf, headerOf, type SipHeaders, type SipRequest, type SipResponse } from './message.js';
 import { type ReinviteWire, sendReinvite } from './reinvite.js';
-import { dtmfOfInfo } from './server-call.js';
+import { branchOf, dtmfOfInfo } from './server-call.js';
 import type { SipPeer } from './transport.js';
 
 /** What the endpoint lends an outgoing call: sending, its own address, and forgetting the call. */
@@ -14,6 +15,8 @@ export interface ClientWire extends ReinviteWire {
   confirm(call: ClientCall): void;
   /** The call is over: forget it (after a while, for late 2xx retransmissions). */
   forget(call: ClientCall): void;
+  /** The call sent its INVITE again under a new branch (with credentials): route its responses too. */
+  rebranched(call: ClientCall): void;
 }
 
 /** What happens on an outgoing call, as its owner hears it. Nothing is reported after `cancel`. */
@@ -44,6 +47,8 @@ export interface ClientCallRequest {
   sdp: string;
   /** Extra headers (custom `X-` ones), checked by the caller. */
   headers: SipHeaders;
+  /** Answers a 401/407 digest challenge once (a trunk's account). */
+  credentials?: { username: string; password: string };
 }
 
 type State = 'calling' | 'proceeding' | 'answered' | 'failed' | 'ended';
@@ -57,8 +62,14 @@ type State = 'calling' | 'proceeding' | 'answered' | 'failed' | 'ended';
 export class ClientCall {
   readonly callId = token(12);
   readonly localTag = token();
-  readonly branch = `z9hG4bK${token()}`;
-  readonly invite: SipRequest;
+  /** The branch of the INVITE under way (a new one after a challenge). */
+  branch = `z9hG4bK${token()}`;
+  /** Every branch this call's INVITEs used, the current one last. */
+  readonly branches: string[] = [this.branch];
+  invite: SipRequest;
+  /** ACKs of the refusals of earlier branches (a challenge), sent again on their retransmissions. */
+  private readonly earlierAcks = new Map<string, SipRequest>();
+  private authenticated = false;
   private state: State = 'calling';
   private dialog: Dialog | undefined;
   private retransmit: NodeJS.Timeout | undefined;
@@ -128,6 +139,11 @@ export class ClientCall {
   /** A response to our INVITE (matched by branch). */
   onResponse(response: SipResponse): void {
     const status = response.status;
+    const earlier = this.earlierAcks.get(branchOf(response));
+    if (earlier) {
+      if (status >= 300) this.wire.send(earlier, this.request.peer);
+      return;
+    }
     if (status < 200) {
       // Proceeding: no more retransmissions, and no Timer B (the engine times the ringing).
       this.stopTimers();
@@ -149,6 +165,7 @@ export class ClientCall {
     this.lastRefusal ??= this.ackOfRefusal(response);
     this.wire.send(this.lastRefusal, this.request.peer);
     if (this.state !== 'calling' && this.state !== 'proceeding') return;
+    if ((status === 401 || status === 407) && !this.canceled && this.authenticate(response)) return;
     this.state = 'failed';
     this.wire.forget(this);
     if (!this.canceled) this.events?.failed(status);
@@ -279,6 +296,38 @@ export class ClientCall {
     this.wire.request(cancel, this.request.peer, () => {});
     // A callee that never answers the INVITE after our CANCEL: Timer B still ends it.
     this.giveUp = setTimeout(() => this.timedOut(), 64 * T1);
+  }
+
+  /**
+   * Sends the INVITE again with digest credentials answering `challenge` (RFC 3261 section
+   * 22.2): a new transaction (branch), the next CSeq, same Call-ID and From tag. Once only: a
+   * second challenge is a refusal. False when there is nothing to answer it with.
+   */
+  private authenticate(challenge: SipResponse): boolean {
+    const credentials = this.request.credentials;
+    if (!credentials || this.authenticated) return false;
+    const proxy = challenge.status === 407;
+    const header = headerOf(challenge.headers, proxy ? 'proxy-authenticate' : 'www-authenticate');
+    const authorization = header && authorizationFor(header, credentials, 'INVITE', this.invite.uri);
+    if (!authorization) return false;
+    this.authenticated = true;
+    this.earlierAcks.set(this.branch, this.lastRefusal as SipRequest);
+    this.lastRefusal = undefined;
+    this.branch = `z9hG4bK${token()}`;
+    this.branches.push(this.branch);
+    const seq = cseqOf(this.invite).seq + 1;
+    const headers: SipHeaders = this.invite.headers.map(([name, value]): [string, string] => {
+      if (name === 'via') return [name, value.replace(/;branch=[^;]+/, `;branch=${this.branch}`)];
+      if (name === 'cseq') return [name, `${seq} INVITE`];
+      return [name, value];
+    });
+    const at = headers.findIndex(([name]) => name === 'content-type');
+    headers.splice(at, 0, [proxy ? 'proxy-authorization' : 'authorization', authorization]);
+    this.invite = { ...this.invite, headers };
+    this.state = 'calling';
+    this.wire.rebranched(this);
+    this.start();
+    return true;
   }
 
   private ackOfRefusal(response: SipResponse): SipRequest {

@@ -129,8 +129,11 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
     forget(call) {
       dialogs.delete(dialogKey(call.callId, call.localTag));
       setTimeout(() => {
-        if (outgoing.get(call.branch) === call) outgoing.delete(call.branch);
+        for (const branch of call.branches) if (outgoing.get(branch) === call) outgoing.delete(branch);
       }, 64 * T1).unref();
+    },
+    rebranched(call) {
+      outgoing.set(call.branch, call);
     },
   };
 
@@ -296,7 +299,7 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
     async close() {
       clearInterval(sweep);
       for (const call of invites.values()) call.dispose();
-      for (const call of outgoing.values()) call.dispose();
+      for (const call of new Set(outgoing.values())) call.dispose();
       for (const client of clients.values()) for (const t of client.timers) clearTimeout(t);
       clients.clear();
       await transport.close();
