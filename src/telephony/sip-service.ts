@@ -1,4 +1,5 @@
-import { EgressGuard, type EgressPolicy } from '../engine/fetch/egress.js';
+import { isIP } from 'node:net';
+import { addressList, EgressGuard, type EgressPolicy } from '../engine/fetch/egress.js';
 import type { CallLine } from '../engine/ports/call-line.js';
 import type { Telephony } from '../engine/ports/telephony.js';
 import type { CallRecord } from '../engine/records.js';
@@ -61,6 +62,11 @@ export interface SipServiceOptions {
    * with digest credentials for its challenges. Without it, numbers stay simulated.
    */
   trunk?: SipTrunk;
+  /**
+   * Addresses and CIDR blocks that may send requests (new calls, OPTIONS); others get no
+   * answer. Requests within our dialogs are always taken. Default: any source.
+   */
+  allowSources?: readonly string[];
   /** Warnings (refused requests, unreadable messages) and errors. */
   onWarning?(message: string, detail: Record<string, unknown>): void;
 }
@@ -97,6 +103,15 @@ export function customHeaders(server: ServerCall): Record<string, string> | unde
   return headers;
 }
 
+/** Whether a source address is on the allow list (an IPv4-mapped IPv6 address as its IPv4 one). */
+export function sourceFilter(entries: readonly string[]): (address: string) => boolean {
+  const list = addressList(entries, 'SIP allow list');
+  return (address) => {
+    const plain = address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+    return list.check(plain, isIP(plain) === 6 ? 'ipv6' : 'ipv4');
+  };
+}
+
 /** The routed number an INVITE's user part means: as written, or with/without a leading `+`. */
 export function routedNumber(calls: InboundCalls, user: string): string {
   if (calls.hasNumber(user)) return user;
@@ -113,6 +128,7 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
   const host = options.host ?? '127.0.0.1';
   const trunkProblem = options.trunk && trunkUriProblem(options.trunk.uri);
   if (trunkProblem) throw new TypeError(`SIP trunk: ${trunkProblem}`);
+  const acceptsFrom = options.allowSources && sourceFilter(options.allowSources);
   const media = new MediaHost({ host, ports: options.rtpPorts });
   const warn = (message: string, detail: Record<string, unknown>) => options.onWarning?.(message, detail);
   let tts = options.tts;
@@ -134,6 +150,7 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
       port: options.port ?? 5060,
       publicAddress: options.publicAddress,
       invitesPerSecond: options.invitesPerSecond,
+      acceptsFrom,
       onWarning: (message, peer) => warn(message, { peer: `${peer.transport}:${peer.address}:${peer.port}` }),
       onInvite(server) {
         const refusal = options.admit?.();

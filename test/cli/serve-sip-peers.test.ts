@@ -29,6 +29,13 @@ describe('rcml serve SIP trunk options', () => {
     expect(await usageError(['--sip-trunk', 'sip:+1555@gw'])).toContain('user part');
   });
 
+  it('refuses a bad --sip-allow entry, naming it', async () => {
+    expect(await usageError(['--sip-allow', '10.0.0.0/8,10.0.0.300'])).toContain(
+      "SIP allow list: '10.0.0.300' is not an IP address or CIDR block",
+    );
+    expect(await usageError(['--sip-allow', ','])).toContain('--sip-allow');
+  });
+
   it('wants --sip for a trunk, a trunk for its user, a user for its password', () => {
     const sip = { host: '127.0.0.1', port: 5060 };
     expect(sipPeerOptionsProblem({ sipTrunk: 'sip:gw' })).toBe('--sip-trunk needs --sip');

@@ -29,7 +29,7 @@ import {
   serveOpsOptions,
 } from './serve-ops.js';
 import { type ServeSipOptions, serveSipOptions } from './serve-sip.js';
-import { sipPeerOptionsProblem, sipPeerServiceOptions } from './serve-sip-peers.js';
+import { sipPeerOptionsProblem, sipPeerServiceOptions, sipSourcesNote } from './serve-sip-peers.js';
 import { openServiceStores, type ServiceStores } from './serve-stores.js';
 
 /**
@@ -473,7 +473,7 @@ export function registerServe(program: Command): void {
         });
         if (simulated) sipTelephony = sip.telephony(simulated);
         lines.push(
-          `sip: listening on udp+tcp ${sip.host}:${sip.port}, rtp ${options.rtpPorts.min}-${options.rtpPorts.max}, public address ${sip.publicAddress}`,
+          `sip: listening on udp+tcp ${sip.host}:${sip.port}, rtp ${options.rtpPorts.min}-${options.rtpPorts.max}, public address ${sip.publicAddress}${sipSourcesNote(options)}`,
         );
       }
     } catch (err) {

@@ -24,6 +24,11 @@ export interface SipEndpointOptions {
   publicAddress?: string;
   /** New INVITEs accepted per second from one source address (loopback sources are exempt). Default 20. */
   invitesPerSecond?: number;
+  /**
+   * Whether a source address may send requests outside our dialogs (INVITE, REGISTER,
+   * OPTIONS...); those of others are dropped unanswered. Default: any source.
+   */
+  acceptsFrom?(address: string): boolean;
   /** A new call: answer it, reject it or let it ring. */
   onInvite(call: ServerCall): void;
   /** Bytes that were no SIP message, or a refused request (for logs). */
@@ -163,6 +168,11 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
       }
     }
     const toTag = parseNameAddr(headerOf(request.headers, 'to') ?? '')?.params.tag;
+    // A source off the allow list gets no answer, unless the request is in a dialog of ours
+    // (a callee we called hanging up): a scanner learns nothing, not even that SIP is here.
+    if (options.acceptsFrom && !options.acceptsFrom(peer.address)) {
+      if (!toTag || !dialogs.has(dialogKey(callIdOf(request), toTag))) return;
+    }
     if (method === 'CANCEL') {
       const call = invites.get(branch);
       if (call) call.cancel(request, peer);
