@@ -8,6 +8,7 @@ import type { MediaStats } from './media/protocol.js';
 import type { MediaCall } from './media-call.js';
 import { openSipEndpoint } from './sip/endpoint.js';
 import { headerSpelling } from './sip/message.js';
+import { Registrar, type SipClientDirectory } from './sip/registrar.js';
 import type { ServerCall } from './sip/server-call.js';
 import { SipCall } from './sip-call.js';
 import { SipCallLine } from './sip-line.js';
@@ -67,6 +68,12 @@ export interface SipServiceOptions {
    * answer. Requests within our dialogs are always taken. Default: any source.
    */
   allowSources?: readonly string[];
+  /**
+   * The clients that may REGISTER (digest, realm = the public address, user name = the
+   * login) and be called as `client:<login>`. Without it REGISTER gets 405 and `client:`
+   * targets stay simulated.
+   */
+  clients?: SipClientDirectory;
   /** Warnings (refused requests, unreadable messages) and errors. */
   onWarning?(message: string, detail: Record<string, unknown>): void;
 }
@@ -143,6 +150,7 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
     tts = espeak;
   }
   const live = new Set<MediaCall>();
+  let registrar: Registrar | undefined;
   let endpoint: Awaited<ReturnType<typeof openSipEndpoint>>;
   try {
     endpoint = await openSipEndpoint({
@@ -151,6 +159,9 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
       publicAddress: options.publicAddress,
       invitesPerSecond: options.invitesPerSecond,
       acceptsFrom,
+      onRegister: options.clients
+        ? (request, peer) => (registrar as Registrar).register(request, peer)
+        : undefined,
       onWarning: (message, peer) => warn(message, { peer: `${peer.transport}:${peer.address}:${peer.port}` }),
       onInvite(server) {
         const refusal = options.admit?.();
@@ -187,6 +198,9 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
     await media.close();
     throw err;
   }
+  const sweep = setInterval(() => registrar?.sweep(), 60_000);
+  sweep.unref();
+  if (options.clients) registrar = new Registrar(options.clients, endpoint.publicAddress);
   return {
     host: endpoint.host,
     port: endpoint.port,
@@ -202,10 +216,12 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
           live,
           warn,
           trunk: options.trunk,
+          registrar,
         },
         fallback,
       ),
     async close() {
+      clearInterval(sweep);
       for (const call of [...live]) call.hangup();
       live.clear();
       await endpoint.close();

@@ -13,6 +13,7 @@ import type { MediaChannel, MediaHost } from './media/host.js';
 import type { MediaCall } from './media-call.js';
 import type { ClientCall } from './sip/client-call.js';
 import type { SipEndpoint } from './sip/endpoint.js';
+import type { Registrar } from './sip/registrar.js';
 import { buildAnswer, buildOffer, readAnswer } from './sip/sdp.js';
 import type { SipPeer } from './sip/transport.js';
 import { SipCallLine } from './sip-line.js';
@@ -33,6 +34,8 @@ export interface SipTelephonyDeps {
   warn(message: string, detail: Record<string, unknown>): void;
   /** Where calls to numbers go; without one they stay with the simulated parties. */
   trunk?: SipTrunk;
+  /** Registered clients: `client:<login>` targets go to their Contact. */
+  registrar?: Registrar;
 }
 
 /** The media of a SIP line (inbound or outgoing) while it is open. */
@@ -67,10 +70,12 @@ export class SipTelephony implements Telephony {
   dial(request: DialRequest, events: DialEvents): DialAttempt {
     const { deps } = this;
     const trunk = deps.trunk && isTrunkNumber(request.to) ? deps.trunk : undefined;
-    if (!trunk && !/^sips?:/i.test(request.to)) return this.fallback.dial(request, events);
+    const client = deps.registrar && /^client:/i.test(request.to) ? request.to.slice(7) : undefined;
+    if (!trunk && client === undefined && !/^sips?:/i.test(request.to))
+      return this.fallback.dial(request, events);
     const sid = request.call.sid;
     let canceled = false;
-    let client: ClientCall | undefined;
+    let placed: ClientCall | undefined;
     let channel: MediaChannel | undefined;
     let rang = false;
     const fail = (message: string, detail: Record<string, unknown>) => {
@@ -78,7 +83,14 @@ export class SipTelephony implements Telephony {
       channel?.close();
       if (!canceled) events.failed('failed');
     };
-    const target = sipTargetOf(trunk ? trunkTargetOf(request.to, trunk) : request.to);
+    const binding =
+      client === undefined ? undefined : deps.registrar?.lookup(client, request.call.accountSid);
+    const target =
+      client !== undefined
+        ? binding
+          ? sipTargetOf(binding.contact, { userless: true })
+          : { error: `client '${client.slice(0, 40)}' of this account is not registered` }
+        : sipTargetOf(trunk ? trunkTargetOf(request.to, trunk) : request.to);
     const credentials =
       trunk?.username !== undefined
         ? { username: trunk.username, password: trunk.password ?? '' }
@@ -121,7 +133,7 @@ export class SipTelephony implements Telephony {
         headers,
         credentials,
       });
-      client = call;
+      placed = call;
       const media = channel;
       let outbound: OutboundSipCall | undefined;
       call.events = {
@@ -168,8 +180,8 @@ export class SipTelephony implements Telephony {
       cancel() {
         if (canceled) return;
         canceled = true;
-        if (client && !client.answered) {
-          client.cancel();
+        if (placed && !placed.answered) {
+          placed.cancel();
           channel?.close();
         }
       },

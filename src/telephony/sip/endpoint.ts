@@ -29,6 +29,8 @@ export interface SipEndpointOptions {
    * OPTIONS...); those of others are dropped unanswered. Default: any source.
    */
   acceptsFrom?(address: string): boolean;
+  /** The answer to a REGISTER (the registrar); without it, REGISTER gets 405. */
+  onRegister?(request: SipRequest, peer: SipPeer): SipResponse;
   /** A new call: answer it, reject it or let it ring. */
   onInvite(call: ServerCall): void;
   /** Bytes that were no SIP message, or a refused request (for logs). */
@@ -172,6 +174,10 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
     // (a callee we called hanging up): a scanner learns nothing, not even that SIP is here.
     if (options.acceptsFrom && !options.acceptsFrom(peer.address)) {
       if (!toTag || !dialogs.has(dialogKey(callIdOf(request), toTag))) return;
+    }
+    if (method === 'REGISTER' && options.onRegister) {
+      send(options.onRegister(request, peer), peer);
+      return;
     }
     if (method === 'CANCEL') {
       const call = invites.get(branch);
