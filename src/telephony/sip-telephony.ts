@@ -14,7 +14,7 @@ import type { MediaCall } from './media-call.js';
 import type { ClientCall } from './sip/client-call.js';
 import type { SipEndpoint } from './sip/endpoint.js';
 import type { Registrar } from './sip/registrar.js';
-import { buildAnswer, buildOffer, readAnswer } from './sip/sdp.js';
+import { buildAnswer, buildOffer, type Negotiated, negotiate, readAnswer } from './sip/sdp.js';
 import type { SipPeer } from './sip/transport.js';
 import { SipCallLine } from './sip-line.js';
 import { OutboundSipCall } from './sip-outbound-call.js';
@@ -57,6 +57,15 @@ function resolve(egress: EgressGuard, host: string): Promise<string> {
 }
 
 /**
+ * Whether the egress policy lets an answer's Contact or RTP address be used, at once: under a
+ * policy that refuses anything, only an allowed IP address (a host name is not resolved here).
+ */
+function allowsAnswer(egress: EgressGuard, host: string): boolean {
+  if (!egress.policy.denyPrivateNetworks) return true;
+  return isIP(host) !== 0 && egress.refusal(host) === undefined;
+}
+
+/**
  * The `Telephony` of `rcml serve --sip`: `sip:` targets, and numbers when a trunk is set, are
  * called over SIP (an INVITE from the service's address, RTP from its media worker); other
  * numbers, `client:` targets and rooms stay with `fallback` (the simulated parties).
@@ -85,6 +94,7 @@ export class SipTelephony implements Telephony {
     };
     const binding =
       client === undefined ? undefined : deps.registrar?.lookup(client, request.call.accountSid);
+    const allows = (host: string) => allowsAnswer(deps.egress, host);
     const target =
       client !== undefined
         ? binding
@@ -132,6 +142,7 @@ export class SipTelephony implements Telephony {
         sdp: buildOffer(local),
         headers,
         credentials,
+        allowsHost: allows,
       });
       placed = call;
       const media = channel;
@@ -148,20 +159,16 @@ export class SipTelephony implements Telephony {
             call.hangup();
             return fail('SIP call hung up: unusable SDP answer', { err: negotiated.reason });
           }
-          outbound = new OutboundSipCall(call, media, negotiated, sdp, (offer, next) => {
-            local.version += 1;
-            return buildAnswer(offer, next, local);
-          });
-          const line: CallLine = new SipCallLine(outbound, deps.tts, (err) =>
-            deps.warn('SIP call media failed', {
-              callSid: sid,
-              err: err instanceof Error ? err.message : String(err),
-            }),
-          );
-          deps.live.add(outbound);
-          const tracked = outbound;
-          outbound.onFinished = () => deps.live.delete(tracked);
-          events.answered(line);
+          // Where the callee's answer sends us (its Contact, its RTP address) obeys the policy too.
+          const address = negotiated.remote?.address;
+          if (call.targetRefused || (address !== undefined && !allows(address))) {
+            call.hangup();
+            return fail('SIP call hung up: the answer points where the egress policy forbids', {
+              contact: call.targetRefused ? 'refused' : 'allowed',
+              media: address,
+            });
+          }
+          bridge(negotiated, sdp);
         },
         failed: (status) => {
           media.close();
@@ -169,7 +176,30 @@ export class SipTelephony implements Telephony {
         },
         ended: () => outbound?.farEnd(),
         digit: (key) => outbound?.onDigit?.(key),
-        reoffer: (sdp) => outbound?.reoffer(sdp) ?? null,
+        reoffer: (sdp) => {
+          const next = negotiate(sdp);
+          const address = 'status' in next ? undefined : next.remote?.address;
+          // A re-offer may not move the media where the policy forbids (answered 488).
+          if (address !== undefined && !allows(address)) return null;
+          return outbound?.reoffer(sdp) ?? null;
+        },
+      };
+      /** The answer is usable and allowed: the media follow it and the engine gets the line. */
+      const bridge = (negotiated: Negotiated, sdp: string) => {
+        outbound = new OutboundSipCall(call, media, negotiated, sdp, (offer, next) => {
+          local.version += 1;
+          return buildAnswer(offer, next, local);
+        });
+        const line: CallLine = new SipCallLine(outbound, deps.tts, (err) =>
+          deps.warn('SIP call media failed', {
+            callSid: sid,
+            err: err instanceof Error ? err.message : String(err),
+          }),
+        );
+        deps.live.add(outbound);
+        const tracked = outbound;
+        outbound.onFinished = () => deps.live.delete(tracked);
+        events.answered(line);
       };
       call.start();
     };

@@ -1,7 +1,8 @@
 /**
  * Calls to numbers through a SIP trunk on loopback: SIPp as the trunk challenges the INVITE
  * with a digest 401; the engine sends it again with credentials (same Call-ID, next CSeq) and
- * the call is answered, or fails when the trunk challenges a second time.
+ * the call is answered, or fails when the trunk challenges a second time. The service's egress
+ * policy allows 127.0.0.1 only: an answer pointing its media or Contact elsewhere is hung up.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import type { CallRecord } from '../../src/engine/records.js';
 import { type SipService, startSipService } from '../../src/telephony/sip-service.js';
 import { createEspeakTts } from '../../src/telephony/tts/espeak.js';
 import { missingTools, runSipp } from '../support/sip-tools.js';
+import * as C from '../support/sipp-callee.js';
 import * as S from '../support/sipp-scenarios.js';
 import * as T from '../support/sipp-trunk.js';
 import { rtpSink } from './support.js';
@@ -21,7 +23,7 @@ const skip = missingTools('sipp', 'espeak-ng', 'sox');
 const APP = 'http://app.test';
 const TRUNK_PORT = 33000 + Math.floor(Math.random() * 500) * 2;
 
-describe.skipIf(skip)('calls to numbers through a SIP trunk', () => {
+describe.skipIf(skip)('calls through a SIP trunk, and the egress policy on answers', () => {
   let engine: Engine;
   let sip: SipService;
   const finals = new Map<string, Readonly<CallRecord>>();
@@ -60,6 +62,7 @@ describe.skipIf(skip)('calls to numbers through a SIP trunk', () => {
       rtpPorts: { min: 36000, max: 36999 },
       tts,
       trunk: { uri: `sip:127.0.0.1:${TRUNK_PORT}`, username: 'acme', password: 'trunk-secret' },
+      egress: { denyPrivateNetworks: true, allow: ['127.0.0.1'] },
     });
     viaSip = sip.telephony(simulated as Telephony);
   });
@@ -108,4 +111,47 @@ describe.skipIf(skip)('calls to numbers through a SIP trunk', () => {
     expect(run.code, run.messages).toBe(0);
     expect((await ended(call.sid)).status).toBe('failed');
   }, 15_000);
+
+  it('hangs up (BYE where the INVITE went) an answer whose RTP address or Contact the egress policy refuses', async () => {
+    const answer = C.answering();
+    const privateMedia = answer.replace('c=IN IP4 [local_ip]', 'c=IN IP4 10.0.0.1');
+    const privateContact = answer.replaceAll(
+      'Contact: <sip:[local_ip]:[local_port];transport=[transport]>',
+      'Contact: <sip:callee@10.0.0.2:5060>',
+    );
+    expect(privateMedia).not.toBe(answer);
+    expect(privateContact).not.toBe(answer);
+    const media = callee('private-media', privateMedia);
+    const contact = callee('private-contact', privateContact);
+    const first = engine.createCall({
+      From: '+15551111',
+      To: `sip:a@127.0.0.1:${media.port}`,
+      Url: `${APP}/p`,
+    });
+    const second = engine.createCall({
+      From: '+15551111',
+      To: `sip:b@127.0.0.1:${contact.port}`,
+      Url: `${APP}/p`,
+    });
+    const runs = await Promise.all([media.done, contact.done]);
+    for (const run of runs) {
+      expect(run.code, run.messages).toBe(0);
+      expect(run.messages).toMatch(/^BYE sip:/m);
+    }
+    expect((await ended(first.sid)).status).toBe('failed');
+    expect((await ended(second.sid)).status).toBe('failed');
+  }, 15_000);
 });
+
+/** A SIPp callee on a port of its own. */
+function callee(name: string, body: string) {
+  const port = 33600 + Math.floor(Math.random() * 400) * 2;
+  return {
+    port,
+    done: runSipp(S.scenario(name, body), '127.0.0.1', {
+      port,
+      keys: { sinkport: 9 },
+      extra: ['-timeout', '10s'],
+    }).done,
+  };
+}

@@ -1,3 +1,4 @@
+import { parseNameAddr, parseSipUri } from './address.js';
 import { Dialog, hostPort, type LocalAddress, refuseInDialog, responseTo, T1, token } from './dialog.js';
 import { authorizationFor } from './digest.js';
 import { cseqOf, headerOf, type SipHeaders, type SipRequest, type SipResponse } from './message.js';
@@ -47,6 +48,11 @@ export interface ClientCallRequest {
   sdp: string;
   /** Extra headers (custom `X-` ones), checked by the caller. */
   headers: SipHeaders;
+  /**
+   * Whether our in-dialog requests may go to the callee's Contact (or first Route) host; when
+   * not, the ACK and BYE go where the INVITE went and `targetRefused` tells the owner.
+   */
+  allowsHost?: (host: string) => boolean;
   /** Answers a 401/407 digest challenge once (a trunk's account). */
   credentials?: { username: string; password: string };
 }
@@ -116,6 +122,9 @@ export class ClientCall {
   get answered(): boolean {
     return this.state === 'answered';
   }
+
+  /** The callee's answer named a Contact (or Route) host `allowsHost` refused. */
+  targetRefused = false;
 
   get over(): boolean {
     return this.state === 'failed' || this.state === 'ended';
@@ -191,8 +200,11 @@ export class ClientCall {
     return true;
   }
 
-  /** Our hang-up: BYE once answered, CANCEL before. */
-  hangup(): void {
+  /**
+   * Our hang-up: BYE once answered, CANCEL before. `toInvitePeer` sends the BYE where the
+   * INVITE went rather than to the callee's Contact (one the egress policy refused).
+   */
+  hangup(toInvitePeer = false): void {
     if (this.state === 'calling' || this.state === 'proceeding') {
       this.cancel();
       return;
@@ -200,7 +212,7 @@ export class ClientCall {
     if (this.state !== 'answered' || !this.dialog) return;
     this.state = 'ended';
     const { request, peer } = this.dialog.request('BYE', this.wire.local, token());
-    this.wire.request(request, peer, () => {});
+    this.wire.request(request, toInvitePeer || this.targetRefused ? this.request.peer : peer, () => {});
     this.wire.forget(this);
   }
 
@@ -260,11 +272,16 @@ export class ClientCall {
 
   private answeredBy(ok: SipResponse): void {
     const first = this.dialog === undefined;
-    if (first) this.dialog = Dialog.asCaller(this.invite, ok, this.localTag, this.request.peer);
+    if (first) {
+      this.dialog = Dialog.asCaller(this.invite, ok, this.localTag, this.request.peer);
+      const route = this.dialog.routeSet[0] ? parseNameAddr(this.dialog.routeSet[0])?.uri : undefined;
+      const host = parseSipUri(route ?? this.dialog.remoteTarget)?.host ?? '';
+      this.targetRefused = this.request.allowsHost?.(host) === false;
+    }
     const dialog = this.dialog as Dialog;
     // Every 2xx (retransmissions too) gets its ACK, a new transaction sent to the remote target.
     const { request, peer } = dialog.request('ACK', this.wire.local, token(), cseqOf(this.invite).seq);
-    this.wire.send(request, peer);
+    this.wire.send(request, this.targetRefused ? this.request.peer : peer);
     if (!first || (this.state !== 'calling' && this.state !== 'proceeding')) return;
     this.state = 'answered';
     this.wire.confirm(this);
