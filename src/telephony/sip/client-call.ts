@@ -1,6 +1,7 @@
 import { parseNameAddr, parseSipUri } from './address.js';
 import { Dialog, hostPort, type LocalAddress, refuseInDialog, responseTo, T1, token } from './dialog.js';
-import { authorizationFor } from './digest.js';
+import { sendFinalAnswer } from './final-answer.js';
+import { authenticatedInvite } from './invite-auth.js';
 import { cseqOf, headerOf, type SipHeaders, type SipRequest, type SipResponse } from './message.js';
 import { type ReinviteWire, sendReinvite } from './reinvite.js';
 import { branchOf, dtmfOfInfo } from './server-call.js';
@@ -86,6 +87,9 @@ export class ClientCall {
   private lastRefusal: SipRequest | undefined;
   /** A re-INVITE of ours is under way (the callee's meanwhile gets 491). */
   private offering = false;
+  /** CSeq of the callee's re-INVITE whose 200 waits for its ACK, and how to stop resending it. */
+  private awaitingAck: number | undefined;
+  private stopAnswer: (() => void) | undefined;
   events: ClientCallEvents | undefined;
 
   constructor(
@@ -211,6 +215,7 @@ export class ClientCall {
     }
     if (this.state !== 'answered' || !this.dialog) return;
     this.state = 'ended';
+    this.stopAnswer?.();
     const { request, peer } = this.dialog.request('BYE', this.wire.local, token());
     this.wire.request(request, toInvitePeer || this.targetRefused ? this.request.peer : peer, () => {});
     this.wire.forget(this);
@@ -227,13 +232,14 @@ export class ClientCall {
     switch (request.method) {
       case 'BYE':
         this.wire.send(responseTo(request, 200), peer);
+        this.stopAnswer?.();
         this.state = 'ended';
         this.wire.forget(this);
         this.events?.ended();
         return;
       case 'INVITE':
       case 'UPDATE': {
-        if (request.method === 'INVITE' && this.offering) {
+        if (request.method === 'INVITE' && (this.offering || this.awaitingAck !== undefined)) {
           this.wire.send(responseTo(request, 491), peer);
           return;
         }
@@ -242,9 +248,26 @@ export class ClientCall {
           this.wire.send(responseTo(request, 488), peer);
           return;
         }
-        this.wire.send(
-          responseTo(request, 200, { contact: headerOf(this.invite.headers, 'contact'), body: answer }),
-          peer,
+        const ok = responseTo(request, 200, {
+          contact: headerOf(this.invite.headers, 'contact'),
+          body: answer,
+        });
+        if (request.method === 'UPDATE') {
+          this.wire.send(ok, peer);
+          return;
+        }
+        // Our 200 to a re-INVITE goes again until its ACK; none in 64*T1: the dialog is dead.
+        this.awaitingAck = cseqOf(request).seq;
+        this.stopAnswer = sendFinalAnswer(
+          () => this.wire.send(ok, peer),
+          peer.transport === 'udp',
+          () => {
+            this.awaitingAck = undefined;
+            this.stopAnswer = undefined;
+            if (this.state !== 'answered') return;
+            this.hangup();
+            this.events?.ended();
+          },
         );
         return;
       }
@@ -262,12 +285,18 @@ export class ClientCall {
     }
   }
 
-  /** An ACK in our dialog (of our 200 to a re-INVITE): nothing to do. */
-  ack(_request: SipRequest): void {}
+  /** An ACK in our dialog: of our 200 to a re-INVITE, which is no longer sent again. */
+  ack(request: SipRequest): void {
+    if (this.awaitingAck === undefined || cseqOf(request).seq !== this.awaitingAck) return;
+    this.awaitingAck = undefined;
+    this.stopAnswer?.();
+    this.stopAnswer = undefined;
+  }
 
   /** Stops every timer (the endpoint closes). */
   dispose(): void {
     this.stopTimers();
+    this.stopAnswer?.();
   }
 
   private answeredBy(ok: SipResponse): void {
@@ -323,24 +352,15 @@ export class ClientCall {
   private authenticate(challenge: SipResponse): boolean {
     const credentials = this.request.credentials;
     if (!credentials || this.authenticated) return false;
-    const proxy = challenge.status === 407;
-    const header = headerOf(challenge.headers, proxy ? 'proxy-authenticate' : 'www-authenticate');
-    const authorization = header && authorizationFor(header, credentials, 'INVITE', this.invite.uri);
-    if (!authorization) return false;
+    const branch = `z9hG4bK${token()}`;
+    const invite = authenticatedInvite(this.invite, challenge, credentials, branch);
+    if (!invite) return false;
     this.authenticated = true;
     this.earlierAcks.set(this.branch, this.lastRefusal as SipRequest);
     this.lastRefusal = undefined;
-    this.branch = `z9hG4bK${token()}`;
-    this.branches.push(this.branch);
-    const seq = cseqOf(this.invite).seq + 1;
-    const headers: SipHeaders = this.invite.headers.map(([name, value]): [string, string] => {
-      if (name === 'via') return [name, value.replace(/;branch=[^;]+/, `;branch=${this.branch}`)];
-      if (name === 'cseq') return [name, `${seq} INVITE`];
-      return [name, value];
-    });
-    const at = headers.findIndex(([name]) => name === 'content-type');
-    headers.splice(at, 0, [proxy ? 'proxy-authorization' : 'authorization', authorization]);
-    this.invite = { ...this.invite, headers };
+    this.branch = branch;
+    this.branches.push(branch);
+    this.invite = invite;
     this.state = 'calling';
     this.wire.rebranched(this);
     this.start();
