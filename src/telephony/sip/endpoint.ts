@@ -22,7 +22,7 @@ export interface SipEndpointOptions {
   port?: number;
   /** Address written in Contact, Via and SDP (default `host`, or 127.0.0.1 for a wildcard bind). */
   publicAddress?: string;
-  /** New INVITEs accepted per second from one source address (loopback sources are exempt). Default 20. */
+  /** New INVITEs and REGISTERs accepted per second from one source address (loopback sources are exempt). Default 20. */
   invitesPerSecond?: number;
   /**
    * Whether a source address may send requests outside our dialogs (INVITE, REGISTER,
@@ -176,6 +176,12 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
       if (!toTag || !dialogs.has(dialogKey(callIdOf(request), toTag))) return;
     }
     if (method === 'REGISTER' && options.onRegister) {
+      // Password guessing counts against the same per-source budget as new calls.
+      if (!limiter.take(peer.address)) {
+        warn('REGISTER rate limit reached', peer);
+        send(responseTo(request, 503, { headers: [['retry-after', '5']] }), peer);
+        return;
+      }
       send(options.onRegister(request, peer), peer);
       return;
     }
