@@ -1,6 +1,10 @@
 import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { sipPeerOptionsProblem, sipPeerServiceOptions } from '../../src/cli/commands/serve-sip-peers.js';
+import {
+  sipPeerOptionsProblem,
+  sipPeerServiceOptions,
+  sipSourcesNote,
+} from '../../src/cli/commands/serve-sip-peers.js';
 import { createProgram } from '../../src/cli/program.js';
 
 /** The usage error `rcml serve <args>` stops with (before it starts anything). */
@@ -51,5 +55,17 @@ describe('rcml serve SIP trunk options', () => {
     ).toEqual({
       trunk: { uri: 'sip:gw:5070', username: 'u', password: 'p' },
     });
+  });
+
+  it('says in the start-up line who may send requests and where numbers go, never the password', () => {
+    expect(sipSourcesNote({})).toBe(', requests from any source');
+    expect(
+      sipSourcesNote({
+        sipAllow: ['10.0.0.0/8'],
+        sipTrunk: 'sip:gw',
+        sipTrunkUser: 'u',
+        sipTrunkPassword: 'secret',
+      }),
+    ).toBe(', requests from 10.0.0.0/8 only, numbers to sip:gw as u');
   });
 });

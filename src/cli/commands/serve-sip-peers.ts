@@ -81,9 +81,11 @@ export function sipPeerServiceOptions(
   };
 }
 
-/** The start-up banner's words on who may send requests. */
+/** The start-up banner's words on who may send requests, and the trunk (never its password). */
 export function sipSourcesNote(options: ServeSipPeerOptions): string {
-  return options.sipAllow
+  const sources = options.sipAllow
     ? `, requests from ${options.sipAllow.join(', ')} only`
     : ', requests from any source';
+  const user = options.sipTrunkUser === undefined ? '' : ` as ${options.sipTrunkUser}`;
+  return `${sources}${options.sipTrunk ? `, numbers to ${options.sipTrunk}${user}` : ''}`;
 }
