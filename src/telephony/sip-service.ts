@@ -1,4 +1,5 @@
-import { EgressGuard, type EgressPolicy } from '../engine/fetch/egress.js';
+import { isIP } from 'node:net';
+import { addressList, EgressGuard, type EgressPolicy } from '../engine/fetch/egress.js';
 import type { CallLine } from '../engine/ports/call-line.js';
 import type { Telephony } from '../engine/ports/telephony.js';
 import type { CallRecord } from '../engine/records.js';
@@ -7,10 +8,12 @@ import type { MediaStats } from './media/protocol.js';
 import type { MediaCall } from './media-call.js';
 import { openSipEndpoint } from './sip/endpoint.js';
 import { headerSpelling } from './sip/message.js';
+import { Registrar, type SipClientDirectory } from './sip/registrar.js';
 import type { ServerCall } from './sip/server-call.js';
 import { SipCall } from './sip-call.js';
 import { SipCallLine } from './sip-line.js';
 import { SipTelephony } from './sip-telephony.js';
+import { type SipTrunk, trunkUriProblem } from './sip-trunk.js';
 import { createEspeakTts } from './tts/espeak.js';
 import type { TextToSpeech } from './tts/port.js';
 
@@ -55,6 +58,22 @@ export interface SipServiceOptions {
    * policy as for HTTP.
    */
   egress?: EgressPolicy;
+  /**
+   * Where calls to numbers (`+15551234`, `5551234`) go as INVITEs, the number as user part,
+   * with digest credentials for its challenges. Without it, numbers stay simulated.
+   */
+  trunk?: SipTrunk;
+  /**
+   * Addresses and CIDR blocks that may send requests (new calls, OPTIONS); others get no
+   * answer. Requests within our dialogs are always taken. Default: any source.
+   */
+  allowSources?: readonly string[];
+  /**
+   * The clients that may REGISTER (digest, realm = the public address, user name = the
+   * login) and be called as `client:<login>`. Without it REGISTER gets 405 and `client:`
+   * targets stay simulated.
+   */
+  clients?: SipClientDirectory;
   /** Warnings (refused requests, unreadable messages) and errors. */
   onWarning?(message: string, detail: Record<string, unknown>): void;
 }
@@ -91,6 +110,15 @@ export function customHeaders(server: ServerCall): Record<string, string> | unde
   return headers;
 }
 
+/** Whether a source address is on the allow list (an IPv4-mapped IPv6 address as its IPv4 one). */
+export function sourceFilter(entries: readonly string[]): (address: string) => boolean {
+  const list = addressList(entries, 'SIP allow list');
+  return (address) => {
+    const plain = address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+    return list.check(plain, isIP(plain) === 6 ? 'ipv6' : 'ipv4');
+  };
+}
+
 /** The routed number an INVITE's user part means: as written, or with/without a leading `+`. */
 export function routedNumber(calls: InboundCalls, user: string): string {
   if (calls.hasNumber(user)) return user;
@@ -105,6 +133,9 @@ export function routedNumber(calls: InboundCalls, user: string): string {
  */
 export async function startSipService(options: SipServiceOptions): Promise<SipService> {
   const host = options.host ?? '127.0.0.1';
+  const trunkProblem = options.trunk && trunkUriProblem(options.trunk.uri);
+  if (trunkProblem) throw new TypeError(`SIP trunk: ${trunkProblem}`);
+  const acceptsFrom = options.allowSources && sourceFilter(options.allowSources);
   const media = new MediaHost({ host, ports: options.rtpPorts });
   const warn = (message: string, detail: Record<string, unknown>) => options.onWarning?.(message, detail);
   let tts = options.tts;
@@ -120,6 +151,7 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
   }
   const live = new Set<MediaCall>();
   const lines = new Map<string, SipCallLine>();
+  let registrar: Registrar | undefined;
   let endpoint: Awaited<ReturnType<typeof openSipEndpoint>>;
   try {
     endpoint = await openSipEndpoint({
@@ -127,6 +159,10 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
       port: options.port ?? 5060,
       publicAddress: options.publicAddress,
       invitesPerSecond: options.invitesPerSecond,
+      acceptsFrom,
+      onRegister: options.clients
+        ? (request, peer) => (registrar as Registrar).register(request, peer)
+        : undefined,
       onWarning: (message, peer) => warn(message, { peer: `${peer.transport}:${peer.address}:${peer.port}` }),
       onInvite(server) {
         const refusal = options.admit?.();
@@ -170,6 +206,9 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
     await media.close();
     throw err;
   }
+  const sweep = setInterval(() => registrar?.sweep(), 60_000);
+  sweep.unref();
+  if (options.clients) registrar = new Registrar(options.clients, endpoint.publicAddress);
   return {
     host: endpoint.host,
     port: endpoint.port,
@@ -185,10 +224,13 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
           live,
           lines,
           warn,
+          trunk: options.trunk,
+          registrar,
         },
         fallback,
       ),
     async close() {
+      clearInterval(sweep);
       for (const call of [...live]) call.hangup();
       live.clear();
       await endpoint.close();

@@ -21,14 +21,18 @@ const URI_UNSAFE = /[\s<>"\0]/;
 
 /**
  * A `sip:user@host[:port][;params]` target (its `?headers` part, already read into the
- * request's headers, left out), or why it cannot be called.
+ * request's headers, left out), or why it cannot be called. A registered Contact may have no
+ * user part (`userless`).
  */
-export function sipTargetOf(target: string): SipTarget | { error: string } {
+export function sipTargetOf(
+  target: string,
+  options: { userless?: boolean } = {},
+): SipTarget | { error: string } {
   const q = target.indexOf('?');
   const to = q < 0 ? target : target.slice(0, q);
   if (URI_UNSAFE.test(to)) return { error: `'${to.slice(0, 80)}' holds spaces, quotes or angle brackets` };
   const uri = parseSipUri(to);
-  if (uri?.scheme !== 'sip' || !uri.user) {
+  if (uri?.scheme !== 'sip' || (!uri.user && !options.userless)) {
     return { error: `'${to.slice(0, 80)}' is not a sip:user@host URI (sips: and tel: are not supported)` };
   }
   const transport = (uri.params.transport ?? 'udp').toLowerCase();

@@ -14,12 +14,14 @@ import type { MediaChannel, MediaHost } from './media/host.js';
 import type { MediaCall } from './media-call.js';
 import type { ClientCall } from './sip/client-call.js';
 import type { SipEndpoint } from './sip/endpoint.js';
-import { buildAnswer, buildOffer, readAnswer } from './sip/sdp.js';
+import type { Registrar } from './sip/registrar.js';
+import { buildAnswer, buildOffer, type Negotiated, negotiate, readAnswer } from './sip/sdp.js';
 import type { SipPeer } from './sip/transport.js';
 import { SipCallLine } from './sip-line.js';
 import { OutboundSipCall } from './sip-outbound-call.js';
 import { SipConferenceMixer } from './sip-room.js';
 import { dialFailureOf, fromUserOf, inviteHeadersOf, sipTargetOf } from './sip-target.js';
+import { isTrunkNumber, type SipTrunk, trunkTargetOf } from './sip-trunk.js';
 import type { TextToSpeech } from './tts/port.js';
 
 /** What the SIP telephony places calls with. */
@@ -34,6 +36,10 @@ export interface SipTelephonyDeps {
   /** The SIP lines of live calls by call sid (a leg's early media go to its parent's line). */
   lines: Map<string, SipCallLine>;
   warn(message: string, detail: Record<string, unknown>): void;
+  /** Where calls to numbers go; without one they stay with the simulated parties. */
+  trunk?: SipTrunk;
+  /** Registered clients: `client:<login>` targets go to their Contact. */
+  registrar?: Registrar;
 }
 
 /** Longest recording of a Dial bridge: 4 hours, the Dial's default `timeLimit`. */
@@ -58,10 +64,19 @@ function resolve(egress: EgressGuard, host: string): Promise<string> {
 }
 
 /**
- * The `Telephony` of `rcml serve --sip`: `sip:` targets are called over SIP (an INVITE from
- * the service's address, RTP from its media worker); numbers and `client:` targets, bridges and
- * rooms stay with `fallback` (the simulated parties), except bridges of two SIP lines and rooms
- * (mixed in the media worker).
+ * Whether the egress policy lets an answer's Contact or RTP address be used, at once: under a
+ * policy that refuses anything, only an allowed IP address (a host name is not resolved here).
+ */
+function allowsAnswer(egress: EgressGuard, host: string): boolean {
+  if (!egress.policy.denyPrivateNetworks) return true;
+  return isIP(host) !== 0 && egress.refusal(host) === undefined;
+}
+
+/**
+ * The `Telephony` of `rcml serve --sip`: `sip:` targets, numbers when a trunk is set and
+ * registered `client:` targets are called over SIP (an INVITE from the service's address, RTP
+ * from its media worker); bridges of two SIP lines and rooms' SIP members are mixed in the media
+ * worker; other targets and lines stay with `fallback` (the simulated parties).
  */
 export class SipTelephony implements Telephony {
   constructor(
@@ -70,11 +85,14 @@ export class SipTelephony implements Telephony {
   ) {}
 
   dial(request: DialRequest, events: DialEvents): DialAttempt {
-    if (!/^sips?:/i.test(request.to)) return this.fallback.dial(request, events);
     const { deps } = this;
+    const trunk = deps.trunk && isTrunkNumber(request.to) ? deps.trunk : undefined;
+    const client = deps.registrar && /^client:/i.test(request.to) ? request.to.slice(7) : undefined;
+    if (!trunk && client === undefined && !/^sips?:/i.test(request.to))
+      return this.fallback.dial(request, events);
     const sid = request.call.sid;
     let canceled = false;
-    let client: ClientCall | undefined;
+    let placed: ClientCall | undefined;
     let channel: MediaChannel | undefined;
     let rang = false;
     /** The caller's media the callee's early media are linked to, until the answer. */
@@ -84,7 +102,19 @@ export class SipTelephony implements Telephony {
       channel?.close();
       if (!canceled) events.failed('failed');
     };
-    const target = sipTargetOf(request.to);
+    const binding =
+      client === undefined ? undefined : deps.registrar?.lookup(client, request.call.accountSid);
+    const allows = (host: string) => allowsAnswer(deps.egress, host);
+    const target =
+      client !== undefined
+        ? binding
+          ? sipTargetOf(binding.contact, { userless: true })
+          : { error: `client '${client.slice(0, 40)}' of this account is not registered` }
+        : sipTargetOf(trunk ? trunkTargetOf(request.to, trunk) : request.to);
+    const credentials =
+      trunk?.username !== undefined
+        ? { username: trunk.username, password: trunk.password ?? '' }
+        : undefined;
     const headers = inviteHeadersOf(request.headers);
     const place = async () => {
       if ('error' in target) return fail('SIP call not placed: bad target', { err: target.error });
@@ -121,8 +151,10 @@ export class SipTelephony implements Telephony {
         fromUser: fromUserOf(request.from),
         sdp: buildOffer(local),
         headers,
+        credentials,
+        allowsHost: allows,
       });
-      client = call;
+      placed = call;
       const media = channel;
       let outbound: OutboundSipCall | undefined;
       call.events = {
@@ -140,24 +172,16 @@ export class SipTelephony implements Telephony {
             call.hangup();
             return fail('SIP call hung up: unusable SDP answer', { err: negotiated.reason });
           }
-          outbound = new OutboundSipCall(call, media, negotiated, sdp, (offer, next) => {
-            local.version += 1;
-            return buildAnswer(offer, next, local);
-          });
-          const line = new SipCallLine(outbound, deps.tts, (err) =>
-            deps.warn('SIP call media failed', {
-              callSid: sid,
-              err: err instanceof Error ? err.message : String(err),
-            }),
-          );
-          deps.live.add(outbound);
-          deps.lines.set(sid, line);
-          const tracked = outbound;
-          outbound.onFinished = () => {
-            deps.live.delete(tracked);
-            deps.lines.delete(sid);
-          };
-          events.answered(line);
+          // Where the callee's answer sends us (its Contact, its RTP address) obeys the policy too.
+          const address = negotiated.remote?.address;
+          if (call.targetRefused || (address !== undefined && !allows(address))) {
+            call.hangup();
+            return fail('SIP call hung up: the answer points where the egress policy forbids', {
+              contact: call.targetRefused ? 'refused' : 'allowed',
+              media: address,
+            });
+          }
+          bridge(negotiated, sdp);
         },
         failed: (status) => {
           media.close();
@@ -165,7 +189,34 @@ export class SipTelephony implements Telephony {
         },
         ended: () => outbound?.farEnd(),
         digit: (key) => outbound?.onDigit?.(key),
-        reoffer: (sdp) => outbound?.reoffer(sdp) ?? null,
+        reoffer: (sdp) => {
+          const next = negotiate(sdp);
+          const address = 'status' in next ? undefined : next.remote?.address;
+          // A re-offer may not move the media where the policy forbids (answered 488).
+          if (address !== undefined && !allows(address)) return null;
+          return outbound?.reoffer(sdp) ?? null;
+        },
+      };
+      /** The answer is usable and allowed: the media follow it and the engine gets the line. */
+      const bridge = (negotiated: Negotiated, sdp: string) => {
+        outbound = new OutboundSipCall(call, media, negotiated, sdp, (offer, next) => {
+          local.version += 1;
+          return buildAnswer(offer, next, local);
+        });
+        const line = new SipCallLine(outbound, deps.tts, (err) =>
+          deps.warn('SIP call media failed', {
+            callSid: sid,
+            err: err instanceof Error ? err.message : String(err),
+          }),
+        );
+        deps.live.add(outbound);
+        deps.lines.set(sid, line);
+        const tracked = outbound;
+        outbound.onFinished = () => {
+          deps.live.delete(tracked);
+          deps.lines.delete(sid);
+        };
+        events.answered(line);
       };
       call.start();
     };
@@ -176,8 +227,8 @@ export class SipTelephony implements Telephony {
       cancel() {
         if (canceled) return;
         canceled = true;
-        if (client && !client.answered) {
-          client.cancel();
+        if (placed && !placed.answered) {
+          placed.cancel();
           channel?.close();
         }
       },

@@ -1,9 +1,10 @@
 import net from 'node:net';
 import { InvalidArgumentError, type Option } from 'commander';
 import { envOption } from '../env-option.js';
+import { type ServeSipPeerOptions, serveSipPeerOptions } from './serve-sip-peers.js';
 
 /** The SIP flags of `rcml serve`, as commander hands them over. */
-export interface ServeSipOptions {
+export interface ServeSipOptions extends ServeSipPeerOptions {
   sip?: { host: string; port: number };
   rtpPorts: { min: number; max: number };
   sipPublicAddress?: string;
@@ -52,5 +53,6 @@ export function serveSipOptions(): Option[] {
       '--sip-public-address <address>',
       'address written in SIP Contact/Via and SDP (default the --sip address)',
     ).argParser(publicAddress),
+    ...serveSipPeerOptions(),
   ];
 }

@@ -29,6 +29,7 @@ import {
   serveOpsOptions,
 } from './serve-ops.js';
 import { type ServeSipOptions, serveSipOptions } from './serve-sip.js';
+import { sipPeerOptionsProblem, sipPeerServiceOptions, sipSourcesNote } from './serve-sip-peers.js';
 import { openServiceStores, type ServiceStores } from './serve-stores.js';
 
 /**
@@ -312,6 +313,8 @@ export function registerServe(program: Command): void {
     if (options.sip !== undefined && options.clock !== 'real') {
       command.error('error: --sip answers real calls in real time: it needs --clock real', { exitCode: 2 });
     }
+    const sipPeers = sipPeerOptionsProblem(options);
+    if (sipPeers) command.error(`error: ${sipPeers}`, { exitCode: 2 });
     const routes = options.number ?? [];
     if (routes.some((r) => r.url === undefined && r.application === undefined) && !options.project) {
       command.error('error: a --number without =url routes to the --project: give one', { exitCode: 2 });
@@ -465,11 +468,12 @@ export function registerServe(program: Command): void {
               : undefined,
           // Outgoing INVITEs obey the same egress policy as webhooks.
           egress: egress.policy,
+          ...sipPeerServiceOptions(options),
           onWarning: (message, detail) => log.warn(detail, message),
         });
         if (simulated) sipTelephony = sip.telephony(simulated);
         lines.push(
-          `sip: listening on udp+tcp ${sip.host}:${sip.port}, rtp ${options.rtpPorts.min}-${options.rtpPorts.max}, public address ${sip.publicAddress}`,
+          `sip: listening on udp+tcp ${sip.host}:${sip.port}, rtp ${options.rtpPorts.min}-${options.rtpPorts.max}, public address ${sip.publicAddress}${sipSourcesNote(options)}`,
         );
       }
     } catch (err) {

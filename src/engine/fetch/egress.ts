@@ -89,8 +89,11 @@ function embeddedIpv4(address: string): string | undefined {
   return compatible || nat64 ? bytes.slice(12).join('.') : undefined;
 }
 
-/** Parses an allow-list entry; throws naming the entry when it is neither an address nor a block. */
-function allowList(entries: readonly string[]): BlockList {
+/**
+ * Parses a list of addresses and CIDR blocks; throws naming the entry (after `what`) when one
+ * is neither an address nor a block.
+ */
+export function addressList(entries: readonly string[], what = 'egress allow-list'): BlockList {
   const list = new BlockList();
   for (const raw of entries) {
     const entry = raw.trim();
@@ -99,7 +102,7 @@ function allowList(entries: readonly string[]): BlockList {
     const prefix = bits === undefined ? undefined : Number(bits);
     const max = version === 6 ? 128 : 32;
     if (version === 0 || rest.length > 0 || (prefix !== undefined && (!/^\d+$/.test(bits) || prefix > max))) {
-      throw new TypeError(`egress allow-list: '${raw}' is not an IP address or CIDR block`);
+      throw new TypeError(`${what}: '${raw}' is not an IP address or CIDR block`);
     }
     const family = version === 6 ? 'ipv6' : 'ipv4';
     if (prefix === undefined) list.addAddress(address, family);
@@ -113,7 +116,7 @@ export class EgressGuard {
   private readonly allowed: BlockList;
 
   constructor(readonly policy: EgressPolicy) {
-    this.allowed = allowList(policy.allow ?? []);
+    this.allowed = addressList(policy.allow ?? []);
   }
 
   /** Why `address` is refused (the range's words), or undefined when it may be connected to. */

@@ -1,7 +1,10 @@
+import { parseNameAddr, parseSipUri } from './address.js';
 import { Dialog, hostPort, type LocalAddress, refuseInDialog, responseTo, T1, token } from './dialog.js';
+import { sendFinalAnswer } from './final-answer.js';
+import { authenticatedInvite } from './invite-auth.js';
 import { cseqOf, headerOf, type SipHeaders, type SipRequest, type SipResponse } from './message.js';
 import { type ReinviteWire, sendReinvite } from './reinvite.js';
-import { dtmfOfInfo } from './server-call.js';
+import { branchOf, dtmfOfInfo } from './server-call.js';
 import type { SipPeer } from './transport.js';
 
 /** What the endpoint lends an outgoing call: sending, its own address, and forgetting the call. */
@@ -14,6 +17,8 @@ export interface ClientWire extends ReinviteWire {
   confirm(call: ClientCall): void;
   /** The call is over: forget it (after a while, for late 2xx retransmissions). */
   forget(call: ClientCall): void;
+  /** The call sent its INVITE again under a new branch (with credentials): route its responses too. */
+  rebranched(call: ClientCall): void;
 }
 
 /** What happens on an outgoing call, as its owner hears it. Nothing is reported after `cancel`. */
@@ -44,6 +49,13 @@ export interface ClientCallRequest {
   sdp: string;
   /** Extra headers (custom `X-` ones), checked by the caller. */
   headers: SipHeaders;
+  /**
+   * Whether our in-dialog requests may go to the callee's Contact (or first Route) host; when
+   * not, the ACK and BYE go where the INVITE went and `targetRefused` tells the owner.
+   */
+  allowsHost?: (host: string) => boolean;
+  /** Answers a 401/407 digest challenge once (a trunk's account). */
+  credentials?: { username: string; password: string };
 }
 
 type State = 'calling' | 'proceeding' | 'answered' | 'failed' | 'ended';
@@ -57,8 +69,14 @@ type State = 'calling' | 'proceeding' | 'answered' | 'failed' | 'ended';
 export class ClientCall {
   readonly callId = token(12);
   readonly localTag = token();
-  readonly branch = `z9hG4bK${token()}`;
-  readonly invite: SipRequest;
+  /** The branch of the INVITE under way (a new one after a challenge). */
+  branch = `z9hG4bK${token()}`;
+  /** Every branch this call's INVITEs used, the current one last. */
+  readonly branches: string[] = [this.branch];
+  invite: SipRequest;
+  /** ACKs of the refusals of earlier branches (a challenge), sent again on their retransmissions. */
+  private readonly earlierAcks = new Map<string, SipRequest>();
+  private authenticated = false;
   private state: State = 'calling';
   private dialog: Dialog | undefined;
   private retransmit: NodeJS.Timeout | undefined;
@@ -69,6 +87,9 @@ export class ClientCall {
   private lastRefusal: SipRequest | undefined;
   /** A re-INVITE of ours is under way (the callee's meanwhile gets 491). */
   private offering = false;
+  /** CSeq of the callee's re-INVITE whose 200 waits for its ACK, and how to stop resending it. */
+  private awaitingAck: number | undefined;
+  private stopAnswer: (() => void) | undefined;
   events: ClientCallEvents | undefined;
 
   constructor(
@@ -106,6 +127,9 @@ export class ClientCall {
     return this.state === 'answered';
   }
 
+  /** The callee's answer named a Contact (or Route) host `allowsHost` refused. */
+  targetRefused = false;
+
   get over(): boolean {
     return this.state === 'failed' || this.state === 'ended';
   }
@@ -128,6 +152,11 @@ export class ClientCall {
   /** A response to our INVITE (matched by branch). */
   onResponse(response: SipResponse): void {
     const status = response.status;
+    const earlier = this.earlierAcks.get(branchOf(response));
+    if (earlier) {
+      if (status >= 300) this.wire.send(earlier, this.request.peer);
+      return;
+    }
     if (status < 200) {
       // Proceeding: no more retransmissions, and no Timer B (the engine times the ringing).
       this.stopTimers();
@@ -149,6 +178,7 @@ export class ClientCall {
     this.lastRefusal ??= this.ackOfRefusal(response);
     this.wire.send(this.lastRefusal, this.request.peer);
     if (this.state !== 'calling' && this.state !== 'proceeding') return;
+    if ((status === 401 || status === 407) && !this.canceled && this.authenticate(response)) return;
     this.state = 'failed';
     this.wire.forget(this);
     if (!this.canceled) this.events?.failed(status);
@@ -174,16 +204,20 @@ export class ClientCall {
     return true;
   }
 
-  /** Our hang-up: BYE once answered, CANCEL before. */
-  hangup(): void {
+  /**
+   * Our hang-up: BYE once answered, CANCEL before. `toInvitePeer` sends the BYE where the
+   * INVITE went rather than to the callee's Contact (one the egress policy refused).
+   */
+  hangup(toInvitePeer = false): void {
     if (this.state === 'calling' || this.state === 'proceeding') {
       this.cancel();
       return;
     }
     if (this.state !== 'answered' || !this.dialog) return;
     this.state = 'ended';
+    this.stopAnswer?.();
     const { request, peer } = this.dialog.request('BYE', this.wire.local, token());
-    this.wire.request(request, peer, () => {});
+    this.wire.request(request, toInvitePeer || this.targetRefused ? this.request.peer : peer, () => {});
     this.wire.forget(this);
   }
 
@@ -198,13 +232,14 @@ export class ClientCall {
     switch (request.method) {
       case 'BYE':
         this.wire.send(responseTo(request, 200), peer);
+        this.stopAnswer?.();
         this.state = 'ended';
         this.wire.forget(this);
         this.events?.ended();
         return;
       case 'INVITE':
       case 'UPDATE': {
-        if (request.method === 'INVITE' && this.offering) {
+        if (request.method === 'INVITE' && (this.offering || this.awaitingAck !== undefined)) {
           this.wire.send(responseTo(request, 491), peer);
           return;
         }
@@ -213,9 +248,26 @@ export class ClientCall {
           this.wire.send(responseTo(request, 488), peer);
           return;
         }
-        this.wire.send(
-          responseTo(request, 200, { contact: headerOf(this.invite.headers, 'contact'), body: answer }),
-          peer,
+        const ok = responseTo(request, 200, {
+          contact: headerOf(this.invite.headers, 'contact'),
+          body: answer,
+        });
+        if (request.method === 'UPDATE') {
+          this.wire.send(ok, peer);
+          return;
+        }
+        // Our 200 to a re-INVITE goes again until its ACK; none in 64*T1: the dialog is dead.
+        this.awaitingAck = cseqOf(request).seq;
+        this.stopAnswer = sendFinalAnswer(
+          () => this.wire.send(ok, peer),
+          peer.transport === 'udp',
+          () => {
+            this.awaitingAck = undefined;
+            this.stopAnswer = undefined;
+            if (this.state !== 'answered') return;
+            this.hangup();
+            this.events?.ended();
+          },
         );
         return;
       }
@@ -233,21 +285,32 @@ export class ClientCall {
     }
   }
 
-  /** An ACK in our dialog (of our 200 to a re-INVITE): nothing to do. */
-  ack(_request: SipRequest): void {}
+  /** An ACK in our dialog: of our 200 to a re-INVITE, which is no longer sent again. */
+  ack(request: SipRequest): void {
+    if (this.awaitingAck === undefined || cseqOf(request).seq !== this.awaitingAck) return;
+    this.awaitingAck = undefined;
+    this.stopAnswer?.();
+    this.stopAnswer = undefined;
+  }
 
   /** Stops every timer (the endpoint closes). */
   dispose(): void {
     this.stopTimers();
+    this.stopAnswer?.();
   }
 
   private answeredBy(ok: SipResponse): void {
     const first = this.dialog === undefined;
-    if (first) this.dialog = Dialog.asCaller(this.invite, ok, this.localTag, this.request.peer);
+    if (first) {
+      this.dialog = Dialog.asCaller(this.invite, ok, this.localTag, this.request.peer);
+      const route = this.dialog.routeSet[0] ? parseNameAddr(this.dialog.routeSet[0])?.uri : undefined;
+      const host = parseSipUri(route ?? this.dialog.remoteTarget)?.host ?? '';
+      this.targetRefused = this.request.allowsHost?.(host) === false;
+    }
     const dialog = this.dialog as Dialog;
     // Every 2xx (retransmissions too) gets its ACK, a new transaction sent to the remote target.
     const { request, peer } = dialog.request('ACK', this.wire.local, token(), cseqOf(this.invite).seq);
-    this.wire.send(request, peer);
+    this.wire.send(request, this.targetRefused ? this.request.peer : peer);
     if (!first || (this.state !== 'calling' && this.state !== 'proceeding')) return;
     this.state = 'answered';
     this.wire.confirm(this);
@@ -279,6 +342,29 @@ export class ClientCall {
     this.wire.request(cancel, this.request.peer, () => {});
     // A callee that never answers the INVITE after our CANCEL: Timer B still ends it.
     this.giveUp = setTimeout(() => this.timedOut(), 64 * T1);
+  }
+
+  /**
+   * Sends the INVITE again with digest credentials answering `challenge` (RFC 3261 section
+   * 22.2): a new transaction (branch), the next CSeq, same Call-ID and From tag. Once only: a
+   * second challenge is a refusal. False when there is nothing to answer it with.
+   */
+  private authenticate(challenge: SipResponse): boolean {
+    const credentials = this.request.credentials;
+    if (!credentials || this.authenticated) return false;
+    const branch = `z9hG4bK${token()}`;
+    const invite = authenticatedInvite(this.invite, challenge, credentials, branch);
+    if (!invite) return false;
+    this.authenticated = true;
+    this.earlierAcks.set(this.branch, this.lastRefusal as SipRequest);
+    this.lastRefusal = undefined;
+    this.branch = branch;
+    this.branches.push(branch);
+    this.invite = invite;
+    this.state = 'calling';
+    this.wire.rebranched(this);
+    this.start();
+    return true;
   }
 
   private ackOfRefusal(response: SipResponse): SipRequest {

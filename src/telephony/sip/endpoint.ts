@@ -22,8 +22,15 @@ export interface SipEndpointOptions {
   port?: number;
   /** Address written in Contact, Via and SDP (default `host`, or 127.0.0.1 for a wildcard bind). */
   publicAddress?: string;
-  /** New INVITEs accepted per second from one source address (loopback sources are exempt). Default 20. */
+  /** New INVITEs and REGISTERs accepted per second from one source address (loopback sources are exempt). Default 20. */
   invitesPerSecond?: number;
+  /**
+   * Whether a source address may send requests outside our dialogs (INVITE, REGISTER,
+   * OPTIONS...); those of others are dropped unanswered. Default: any source.
+   */
+  acceptsFrom?(address: string): boolean;
+  /** The answer to a REGISTER (the registrar); without it, REGISTER gets 405. */
+  onRegister?(request: SipRequest, peer: SipPeer): SipResponse;
   /** A new call: answer it, reject it or let it ring. */
   onInvite(call: ServerCall): void;
   /** Bytes that were no SIP message, or a refused request (for logs). */
@@ -129,8 +136,11 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
     forget(call) {
       dialogs.delete(dialogKey(call.callId, call.localTag));
       setTimeout(() => {
-        if (outgoing.get(call.branch) === call) outgoing.delete(call.branch);
+        for (const branch of call.branches) if (outgoing.get(branch) === call) outgoing.delete(branch);
       }, 64 * T1).unref();
+    },
+    rebranched(call) {
+      outgoing.set(call.branch, call);
     },
   };
 
@@ -160,6 +170,21 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
       }
     }
     const toTag = parseNameAddr(headerOf(request.headers, 'to') ?? '')?.params.tag;
+    // A source off the allow list gets no answer, unless the request is in a dialog of ours
+    // (a callee we called hanging up): a scanner learns nothing, not even that SIP is here.
+    if (options.acceptsFrom && !options.acceptsFrom(peer.address)) {
+      if (!toTag || !dialogs.has(dialogKey(callIdOf(request), toTag))) return;
+    }
+    if (method === 'REGISTER' && options.onRegister) {
+      // Password guessing counts against the same per-source budget as new calls.
+      if (!limiter.take(peer.address)) {
+        warn('REGISTER rate limit reached', peer);
+        send(responseTo(request, 503, { headers: [['retry-after', '5']] }), peer);
+        return;
+      }
+      send(options.onRegister(request, peer), peer);
+      return;
+    }
     if (method === 'CANCEL') {
       const call = invites.get(branch);
       if (call) call.cancel(request, peer);
@@ -296,7 +321,7 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
     async close() {
       clearInterval(sweep);
       for (const call of invites.values()) call.dispose();
-      for (const call of outgoing.values()) call.dispose();
+      for (const call of new Set(outgoing.values())) call.dispose();
       for (const client of clients.values()) for (const t of client.timers) clearTimeout(t);
       clients.clear();
       await transport.close();

@@ -1,5 +1,6 @@
 import { parseNameAddr, parseSipUri } from './address.js';
-import { Dialog, hostPort, type LocalAddress, refuseInDialog, responseTo, T1, T2, token } from './dialog.js';
+import { Dialog, hostPort, type LocalAddress, refuseInDialog, responseTo, token } from './dialog.js';
+import { sendFinalAnswer } from './final-answer.js';
 import { cseqOf, headerOf, type SipRequest, type SipResponse } from './message.js';
 import { type ReinviteWire, sendReinvite } from './reinvite.js';
 import type { Negotiated } from './sdp.js';
@@ -49,8 +50,8 @@ export class ServerCall {
   private state: State = 'proceeding';
   private dialog: Dialog | undefined;
   private lastResponse: SipResponse | undefined;
-  private retransmit: NodeJS.Timeout | undefined;
-  private giveUp: NodeJS.Timeout | undefined;
+  /** Stops retransmitting the final answer under way. */
+  private stopFinal: (() => void) | undefined;
   /** CSeq of the INVITE (or re-INVITE) whose 2xx waits for an ACK. */
   private awaitingAck: number | undefined;
   private byeWhenConfirmed = false;
@@ -266,27 +267,20 @@ export class ServerCall {
    */
   private sendFinal(response: SipResponse, timedOut: () => void): void {
     this.stopRetransmitting();
-    this.respond(response);
-    if (this.peer.transport === 'udp') {
-      let interval = T1;
-      const again = () => {
-        this.wire.send(response, this.peer);
-        interval = Math.min(interval * 2, T2);
-        this.retransmit = setTimeout(again, interval);
-      };
-      this.retransmit = setTimeout(again, interval);
-    }
-    this.giveUp = setTimeout(() => {
-      this.stopRetransmitting();
-      timedOut();
-    }, 64 * T1);
+    this.lastResponse = response;
+    this.stopFinal = sendFinalAnswer(
+      () => this.wire.send(response, this.peer),
+      this.peer.transport === 'udp',
+      () => {
+        this.stopFinal = undefined;
+        timedOut();
+      },
+    );
   }
 
   private stopRetransmitting(): void {
-    clearTimeout(this.retransmit);
-    clearTimeout(this.giveUp);
-    this.retransmit = undefined;
-    this.giveUp = undefined;
+    this.stopFinal?.();
+    this.stopFinal = undefined;
   }
 
   /** Stops every timer (the endpoint closes). */

@@ -17,6 +17,7 @@ function setup() {
     },
     confirm: () => {},
     forget: () => {},
+    rebranched: () => {},
     listen: () => {},
     unlisten: () => {},
   };

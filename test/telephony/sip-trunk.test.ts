@@ -1,0 +1,157 @@
+/**
+ * Calls to numbers through a SIP trunk on loopback: SIPp as the trunk challenges the INVITE
+ * with a digest 401; the engine sends it again with credentials (same Call-ID, next CSeq) and
+ * the call is answered, or fails when the trunk challenges a second time. The service's egress
+ * policy allows 127.0.0.1 only: an answer pointing its media or Contact elsewhere is hung up.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/engine/engine.js';
+import type { Telephony } from '../../src/engine/ports/telephony.js';
+import type { CallRecord } from '../../src/engine/records.js';
+import { type SipService, startSipService } from '../../src/telephony/sip-service.js';
+import { createEspeakTts } from '../../src/telephony/tts/espeak.js';
+import { missingTools, runSipp } from '../support/sip-tools.js';
+import * as C from '../support/sipp-callee.js';
+import * as S from '../support/sipp-scenarios.js';
+import * as T from '../support/sipp-trunk.js';
+import { rtpSink } from './support.js';
+
+const skip = missingTools('sipp', 'espeak-ng', 'sox');
+const APP = 'http://app.test';
+const TRUNK_PORT = 33000 + Math.floor(Math.random() * 500) * 2;
+
+describe.skipIf(skip)('calls through a SIP trunk, and the egress policy on answers', () => {
+  let engine: Engine;
+  let sip: SipService;
+  const finals = new Map<string, Readonly<CallRecord>>();
+  const waiting = new Map<string, (call: Readonly<CallRecord>) => void>();
+  const tts = createEspeakTts({ cacheDir: mkdtempSync(join(tmpdir(), 'rcml-tts-test-')) });
+
+  beforeAll(async () => {
+    let viaSip: Telephony | undefined;
+    let simulated: Telephony | undefined;
+    engine = createEngine({
+      clock: 'real',
+      telephony: (fallback) => {
+        simulated = fallback;
+        return {
+          dial: (request, events) => (viaSip ?? fallback).dial(request, events),
+          connect: (a, b, options) => (viaSip ?? fallback).connect(a, b, options),
+          room: (sid, name) => (viaSip ?? fallback).room(sid, name),
+        };
+      },
+      sink: {
+        call: (c) => {
+          if (!c.endTime) return;
+          finals.set(c.sid, { ...c });
+          waiting.get(c.sid)?.(finals.get(c.sid) as CallRecord);
+        },
+      },
+    });
+    engine.registerHandler(`${APP}/`, async () => ({
+      status: 200,
+      contentType: 'application/xml',
+      body: '<Response><Pause length="1"/><Hangup/></Response>',
+    }));
+    sip = await startSipService({
+      calls: engine,
+      port: 0,
+      rtpPorts: { min: 36000, max: 36999 },
+      tts,
+      trunk: { uri: `sip:127.0.0.1:${TRUNK_PORT}`, username: 'acme', password: 'trunk-secret' },
+      egress: { denyPrivateNetworks: true, allow: ['127.0.0.1'] },
+    });
+    viaSip = sip.telephony(simulated as Telephony);
+  });
+
+  afterAll(async () => {
+    await sip?.close();
+    await engine?.close();
+  });
+
+  const ended = (sid: string): Promise<Readonly<CallRecord>> => {
+    const call = finals.get(sid);
+    return call ? Promise.resolve(call) : new Promise((resolve) => waiting.set(sid, resolve));
+  };
+
+  it('answers the 401 with digest credentials (same Call-ID, next CSeq) and the call is answered', async () => {
+    const sink = await rtpSink();
+    const trunk = runSipp(S.scenario('trunk', T.challengingThenAnswering()), '127.0.0.1', {
+      port: TRUNK_PORT,
+      keys: { sinkport: sink.port, user: 'acme', password: 'trunk-secret' },
+      extra: ['-timeout', '10s'],
+    });
+    const call = engine.createCall({ From: '+15551111', To: '+15557654321', Url: `${APP}/pause` });
+    const run = await trunk.done;
+    sink.close();
+    expect(run.code, run.messages).toBe(0);
+    const invites = run.messages.split(/^(?=INVITE sip:)/m).filter((b) => b.startsWith('INVITE'));
+    expect(invites).toHaveLength(2);
+    expect(invites[0]).toMatch(/^INVITE sip:\+15557654321@127\.0\.0\.1:\d+ SIP\/2\.0/);
+    expect(invites[0]).not.toMatch(/^Authorization:/im);
+    expect(invites[1]).toMatch(
+      /^Authorization: Digest username="acme", realm="trunk.test".*qop=auth, nc=00000001/m,
+    );
+    const callIds = invites.map((b) => /^Call-ID: (.*)$/m.exec(b)?.[1]);
+    expect(callIds[1]).toBe(callIds[0]);
+    expect(invites.map((b) => /^CSeq: (\d+) INVITE/m.exec(b)?.[1])).toEqual(['1', '2']);
+    expect((await ended(call.sid)).status).toBe('completed');
+  }, 15_000);
+
+  it('fails the call when the trunk challenges the credentials again', async () => {
+    const trunk = runSipp(S.scenario('trunk-refusing', T.challengingTwice()), '127.0.0.1', {
+      port: TRUNK_PORT,
+      extra: ['-timeout', '10s'],
+    });
+    const call = engine.createCall({ From: '+15551111', To: '5557654321', Url: `${APP}/pause` });
+    const run = await trunk.done;
+    expect(run.code, run.messages).toBe(0);
+    expect((await ended(call.sid)).status).toBe('failed');
+  }, 15_000);
+
+  it('hangs up (BYE where the INVITE went) an answer whose RTP address or Contact the egress policy refuses', async () => {
+    const answer = C.answering();
+    const privateMedia = answer.replace('c=IN IP4 [local_ip]', 'c=IN IP4 10.0.0.1');
+    const privateContact = answer.replaceAll(
+      'Contact: <sip:[local_ip]:[local_port];transport=[transport]>',
+      'Contact: <sip:callee@10.0.0.2:5060>',
+    );
+    expect(privateMedia).not.toBe(answer);
+    expect(privateContact).not.toBe(answer);
+    const media = callee('private-media', privateMedia);
+    const contact = callee('private-contact', privateContact);
+    const first = engine.createCall({
+      From: '+15551111',
+      To: `sip:a@127.0.0.1:${media.port}`,
+      Url: `${APP}/p`,
+    });
+    const second = engine.createCall({
+      From: '+15551111',
+      To: `sip:b@127.0.0.1:${contact.port}`,
+      Url: `${APP}/p`,
+    });
+    const runs = await Promise.all([media.done, contact.done]);
+    for (const run of runs) {
+      expect(run.code, run.messages).toBe(0);
+      expect(run.messages).toMatch(/^BYE sip:/m);
+    }
+    expect((await ended(first.sid)).status).toBe('failed');
+    expect((await ended(second.sid)).status).toBe('failed');
+  }, 15_000);
+});
+
+/** A SIPp callee on a port of its own. */
+function callee(name: string, body: string) {
+  const port = 33600 + Math.floor(Math.random() * 400) * 2;
+  return {
+    port,
+    done: runSipp(S.scenario(name, body), '127.0.0.1', {
+      port,
+      keys: { sinkport: 9 },
+      extra: ['-timeout', '10s'],
+    }).done,
+  };
+}

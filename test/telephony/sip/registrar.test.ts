@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { authorizationFor } from '../../../src/telephony/sip/digest.js';
+import { headerOf, type SipRequest } from '../../../src/telephony/sip/message.js';
+import { Registrar } from '../../../src/telephony/sip/registrar.js';
+
+const peer = { transport: 'udp' as const, address: '127.0.0.1', port: 5070 };
+
+function register(login: string, contact: string, expires?: string, authorization?: string): SipRequest {
+  return {
+    kind: 'request',
+    method: 'REGISTER',
+    uri: 'sip:127.0.0.1',
+    headers: [
+      ['via', 'SIP/2.0/UDP 127.0.0.1:5070;branch=z9hG4bKr1'],
+      ['from', `<sip:${login}@127.0.0.1>;tag=f1`],
+      ['to', `<sip:${login}@127.0.0.1>`],
+      ['call-id', 'reg@test'],
+      ['cseq', '1 REGISTER'],
+      ['contact', contact],
+      ...(expires === undefined ? [] : [['expires', expires] as [string, string]]),
+      ...(authorization ? [['authorization', authorization] as [string, string]] : []),
+    ],
+    body: '',
+  };
+}
+
+describe('registrar', () => {
+  let now = 1_000_000;
+  const registrar = new Registrar(
+    {
+      clientsOf: (login) =>
+        login === 'alice'
+          ? [{ accountSid: 'AC1', password: 'pw' }]
+          : login === 'twin'
+            ? [
+                { accountSid: 'AC1', password: 'pw' },
+                { accountSid: 'AC2', password: 'pw' },
+              ]
+            : [],
+    },
+    '127.0.0.1',
+    () => now,
+  );
+
+  /** Registers after the challenge, answering it with `password`. */
+  const signed = (login: string, contact: string, expires?: string, password = 'pw') => {
+    const challenge = registrar.register(register(login, contact, expires), peer);
+    expect(challenge.status).toBe(401);
+    const header = headerOf(challenge.headers, 'www-authenticate') as string;
+    const authorization = authorizationFor(
+      header,
+      { username: login, password },
+      'REGISTER',
+      'sip:127.0.0.1',
+    );
+    return registrar.register(register(login, contact, expires, authorization), peer);
+  };
+
+  it('binds the contact for the asked time, capped at an hour, for its account only', () => {
+    const ok = signed('alice', '<sip:alice@10.0.0.5:5062>', '7200');
+    expect(ok.status).toBe(200);
+    expect(headerOf(ok.headers, 'contact')).toBe('<sip:alice@10.0.0.5:5062>;expires=3600');
+    expect(registrar.lookup('alice', 'AC1')?.contact).toBe('sip:alice@10.0.0.5:5062');
+    expect(registrar.lookup('alice', 'AC2')).toBeUndefined();
+    now += 3600_000;
+    expect(registrar.lookup('alice', 'AC1')).toBeUndefined();
+  });
+
+  it('takes the Contact expires parameter over the header, and 0 removes the binding', () => {
+    expect(signed('alice', '<sip:alice@10.0.0.5:5062>;expires=30', '600').status).toBe(200);
+    expect(registrar.lookup('alice', 'AC1')).toBeDefined();
+    expect(signed('alice', '*', '0').status).toBe(200);
+    expect(registrar.lookup('alice', 'AC1')).toBeUndefined();
+    expect(signed('alice', '*', '60').status).toBe(400);
+  });
+
+  it('refuses a wrong password, an unknown client and a login two accounts share, with 403', () => {
+    expect(signed('alice', '<sip:alice@10.0.0.5>', '60', 'nope').status).toBe(403);
+    expect(signed('mallory', '<sip:m@10.0.0.5>', '60').status).toBe(403);
+    const twin = signed('twin', '<sip:twin@10.0.0.5>', '60');
+    expect([twin.status, twin.reason]).toEqual([403, 'Ambiguous Client Login']);
+  });
+
+  it('challenges again (stale) an answer to a nonce it did not give or that has expired', () => {
+    const forged =
+      'Digest username="alice", realm="127.0.0.1", nonce="forged", uri="sip:127.0.0.1", response="0"';
+    const answer = registrar.register(register('alice', '<sip:alice@10.0.0.5>', '60', forged), peer);
+    expect(answer.status).toBe(401);
+    expect(headerOf(answer.headers, 'www-authenticate')).toContain('stale=TRUE');
+  });
+});
