@@ -18,12 +18,48 @@ export interface SigningKeyOptions {
   maxAccounts?: number;
 }
 
-function within<T>(work: Promise<T>, ms: number): Promise<T> {
+/**
+ * `work`, or a rejection once `ms` have passed. Reads in flight share one timer, armed for the
+ * earliest deadline, rather than one each: a read that answers at once (SQLite) costs no timer.
+ */
+function deadlines() {
+  const open = new Set<{ deadline: number; late: () => void }>();
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the store did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+  const check = () => {
+    timer = undefined;
+    const now = Date.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const entry of open) {
+      if (entry.deadline <= now) {
+        open.delete(entry);
+        entry.late();
+      } else next = Math.min(next, entry.deadline);
+    }
+    if (open.size > 0) arm(next - now);
+  };
+  const arm = (ms: number) => {
+    // Not holding the process open: a read in flight does not keep a stopped server alive.
+    timer = setTimeout(check, ms).unref();
+  };
+  return <T>(work: Promise<T>, ms: number): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const entry = {
+        deadline: Date.now() + ms,
+        late: () => reject(new Error(`the store did not answer within ${ms} ms`)),
+      };
+      open.add(entry);
+      if (timer === undefined) arm(ms);
+      work.then(
+        (value) => {
+          open.delete(entry);
+          resolve(value);
+        },
+        (err) => {
+          open.delete(entry);
+          reject(err);
+        },
+      );
+    });
 }
 
 export function signingKeysOf(
@@ -34,6 +70,7 @@ export function signingKeysOf(
   const waitMs = options.waitMs ?? 10_000;
   const maxAccounts = options.maxAccounts ?? 10_000;
   const known = new Map<string, string | undefined>();
+  const within = deadlines();
   const remember = (sid: string, key: string | undefined) => {
     known.delete(sid);
     known.set(sid, key);

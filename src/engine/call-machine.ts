@@ -36,10 +36,11 @@ export interface CallHooks {
   startScript(start: ScriptStart): void;
 }
 
-/** The machine's input and context. */
-export interface CallMachineInput {
-  call: CallHooks;
-}
+/**
+ * The machine's input and context: the call it drives itself (not wrapped in an object of its
+ * own, which every parked call would hold).
+ */
+export type CallMachineInput = CallHooks;
 
 export type CallMachineEvent =
   | { type: 'RING' }
@@ -95,11 +96,11 @@ function createCallLogic(initial: 'queued' | 'ringing'): CallLogic {
       value: initial,
       context: input,
     }),
-    start: (snapshot) => enter(snapshot.value, snapshot.context.call, undefined),
+    start: (snapshot) => enter(snapshot.value, snapshot.context, undefined),
     transition: (snapshot, event) => {
       if (snapshot.status !== 'active') return snapshot;
       if (event.type === 'RUN') {
-        if (RUNS.has(snapshot.value)) snapshot.context.call.startScript(event.start);
+        if (RUNS.has(snapshot.value)) snapshot.context.startScript(event.start);
         return snapshot;
       }
       const target = TRANSITIONS[snapshot.value][event.type];
@@ -114,7 +115,7 @@ function createCallLogic(initial: 'queued' | 'ringing'): CallLogic {
               value: target,
               context: snapshot.context,
             };
-      enter(target, snapshot.context.call, event);
+      enter(target, snapshot.context, event);
       return next;
     },
     getPersistedSnapshot: (snapshot) => snapshot,

@@ -77,7 +77,6 @@ export class Call extends CallSlot implements CallHooks, CallLineEvents, CallInp
   private parallel: CallScript | null = null;
   private stopReason: InterruptReason = 'replaced';
   private watchers: Array<(call: Call) => void> | null = null;
-  private timestamp: string | undefined;
   private started = false;
   private ringTimer: TimerHandle | null = null;
   private requests: RequestScope | null = null;
@@ -101,7 +100,7 @@ export class Call extends CallSlot implements CallHooks, CallLineEvents, CallInp
     // The parent gives every call of the engine one shared actor system on the engine clock.
     const rings = !this.outbound && this.first !== null;
     this.actor = createActor(rings ? ringingCallMachine : callMachine, {
-      input: { call: this },
+      input: this,
       parent: rt.callParent,
     });
   }
@@ -364,8 +363,8 @@ export class Call extends CallSlot implements CallHooks, CallLineEvents, CallInp
    * platform's VoiceInterpreter.parameters() sends it.
    */
   params(extra?: Record<string, string>): Record<string, string> {
-    this.timestamp ??= iso(this.record.dateCreated);
-    const params = voiceParams(this.record, this.headers, this.timestamp);
+    // Formatted for each request (\`iso\` keeps the last one): a string per call held no longer.
+    const params = voiceParams(this.record, this.headers, iso(this.record.dateCreated));
     if (this.outboundCallSid) params.OutboundCallSid = this.outboundCallSid;
     return extra ? Object.assign(params, extra) : params;
   }

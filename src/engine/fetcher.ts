@@ -5,7 +5,7 @@ import { type BodyCap, BodyTooLargeError } from './fetch/body.js';
 import { EgressDeniedError, EgressGuard, type EgressPolicy } from './fetch/egress.js';
 import { ExchangeControl, httpExchange } from './fetch/http.js';
 import type { OutgoingHook } from './fetch/outgoing.js';
-import type { RequestScope } from './fetch/scope.js';
+import { RequestScope } from './fetch/scope.js';
 import type { HandlerRegistry } from './handlers.js';
 import { signedWith } from './signature.js';
 import type { HandlerResponse, RcmlHandler, RequestKind } from './types.js';
@@ -37,8 +37,12 @@ export interface FetchRequest {
   kind?: RequestKind;
   /** Aborts the request over HTTP when it aborts. */
   signal?: AbortSignal;
-  /** The requests of the call this one belongs to: the call's end aborts it over HTTP. */
-  scope?: RequestScope;
+  /**
+   * The requests of the call this one belongs to: the call's end aborts it over HTTP. Or the
+   * call itself, asked for its scope only when the request goes over HTTP (a call whose
+   * documents are served in process then never makes one).
+   */
+  scope?: RequestScope | { requestScope(): RequestScope | undefined };
   /** Account the request is made for: its `signingKey` signs it. */
   accountSid?: string;
 }
@@ -213,6 +217,8 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
   }
 
   async function viaHttp(req: FetchRequest): Promise<FetchResult> {
+    // Taken before any wait, as the caller would have: a call ended meanwhile aborts it at once.
+    const scope = req.scope instanceof RequestScope ? req.scope : req.scope?.requestScope();
     const held = o.gate?.();
     if (held) await held;
     if (closed) return failed(closed, req.url);
@@ -226,7 +232,6 @@ export function createFetcher(handlers: HandlerRegistry, options: HttpFetcherOpt
     if (open.size === 0 && deadlineTimer === undefined) armDeadline(o.deadlineMs);
     open.add(flight);
     pending++;
-    const scope = req.scope;
     scope?.add(flight);
     // An AbortSignal's listener goes when the request does: AbortSignal.any would tie every
     // request to long-lived signals that Node 20 never frees.

@@ -1,14 +1,16 @@
-import type { Say, Verb } from '../rcml/model.js';
+import type { HttpMethod, Say, Verb } from '../rcml/model.js';
 import { sayDefaults } from '../rcml/verbs/say.js';
 import type { Call } from './call.js';
 import type { ScriptStart } from './call-machine.js';
-import { loadDocument } from './documents.js';
+import { type LoadedDocument, loadDocument } from './documents.js';
 import { Interrupted } from './errors.js';
 import type { CallLine, MediaSource } from './ports/call-line.js';
 import type { CallScript } from './runtime.js';
 import { ScriptContext } from './script-context.js';
+import type { RequestKind } from './types.js';
 import { verbDetails } from './verb-details.js';
 import { verbHandlers } from './verbs/index.js';
+import { pauseSilence, pauseVerb } from './verbs/pause.js';
 import { NEXT, type VerbOutcome } from './verbs/types.js';
 import { unknownVerb } from './verbs/unknown.js';
 
@@ -18,8 +20,32 @@ import { unknownVerb } from './verbs/unknown.js';
  */
 const NON_ANSWERING = new Set<Verb['verb']>(['Pause', 'Reject', 'Unknown']);
 
-/** A call's script: its verb context, and the document it starts with. */
+type FetchOutcome = Extract<VerbOutcome, { kind: 'fetch' }>;
+
+const NO_VERBS: readonly Verb[] = [];
+
+/** After one microtask, as an `await` of a value that is already there resumes. */
+const settled = Promise.resolve();
+
+/**
+ * A call's script: its verb context, and the run of its documents: fetch a document, execute
+ * its verbs, follow redirects and actions, hang up at the end. The first document alone may
+ * fall back to its fallback URL. The run ends when the call ends or the script is stopped
+ * (another document replaced it).
+ *
+ * Written as steps chained on promises rather than as async functions: a call parked in a long
+ * verb then holds one promise reaction, not two suspended frames (a few hundred bytes each).
+ * Each step resumes after as many microtasks as the nested async functions it replaces did
+ * (one per `await`, one more where a document's verbs returned or threw to their caller), so
+ * that calls interleave on the clock exactly as they did.
+ */
 class Script extends ScriptContext implements CallScript {
+  /** The redirect or action being followed; null while on the first document. */
+  private redirect: FetchOutcome | null = null;
+  private verbs: readonly Verb[] = NO_VERBS;
+  /** The verb running; -1 until the first document is loaded (its fallback may be tried). */
+  private index = -1;
+
   constructor(
     owner: Call,
     private readonly start: ScriptStart,
@@ -29,37 +55,36 @@ class Script extends ScriptContext implements CallScript {
   }
 
   begin(): void {
-    void runScript(this.owner, this.start, this);
+    this.fetch(this.start.url, this.start.method, this.start.kind);
   }
-}
 
-/** Prepares the script that runs `start` on `call` (the engine hands this to its calls). */
-export function prepareScript(call: Call, start: ScriptStart): CallScript {
-  return new Script(call, start);
-}
+  /** Fetches the next document (the fallback too); `loaded` takes it. */
+  private fetch(url: string, method: HttpMethod, kind: RequestKind): void {
+    let doc: LoadedDocument | Promise<LoadedDocument>;
+    try {
+      const extra = this.redirect === null ? this.start.params : this.redirect.params;
+      doc = loadDocument(this.owner, url, method, kind, extra, this);
+    } catch (err) {
+      this.failed(err);
+      return;
+    }
+    Promise.resolve(doc).then(
+      (d) => this.loaded(d),
+      (err) => this.failed(err),
+    );
+  }
 
-/**
- * Runs a call's script: fetch a document, execute its verbs, follow redirects and actions,
- * hang up at the end. The first document alone may fall back to its fallback URL. Returns
- * when the call ends or the script is stopped (another document replaced it).
- */
-export async function runScript(call: Call, start: ScriptStart, ctx: ScriptContext): Promise<void> {
-  const signal = ctx.signal;
-  try {
-    let url = start.url;
-    let method = start.method;
-    let kind = start.kind;
-    let params = start.params;
-    let fallback = start.fallback;
-    for (;;) {
-      let doc = await loadDocument(call, url, method, kind, params, ctx);
-      if (signal.aborted) return;
+  private loaded(doc: LoadedDocument): void {
+    try {
+      if (this.aborted) return;
+      const call = this.owner;
+      const fallback = this.index < 0 ? this.start.fallback : undefined;
+      this.index = 0;
       if (!doc.ok && fallback) {
         call.rt.notify(call.record.sid, doc.code, doc.log, doc.message, doc.url);
-        doc = await loadDocument(call, fallback.url, fallback.method, 'fallback', params, ctx);
-        if (signal.aborted) return;
+        this.fetch(fallback.url, fallback.method, 'fallback');
+        return;
       }
-      fallback = undefined;
       if (!doc.ok) {
         // A document that cannot be had fails the call, first or later one alike
         // (VoiceInterpreter.onDownloaderResponse: CallFail unless the answer is a 200).
@@ -67,55 +92,112 @@ export async function runScript(call: Call, start: ScriptStart, ctx: ScriptConte
         call.end('failed');
         return;
       }
-      ctx.documentUrl = doc.url;
+      this.documentUrl = doc.url;
       if (call.line?.prepare) prepareSpeech(call.line, doc.verbs);
-      const outcome = await runVerbs(call, ctx, doc.verbs);
-      if (signal.aborted) return;
-      if (outcome.kind === 'fetch') {
-        ({ url, method, params } = outcome);
-        kind = outcome.requestKind;
-        continue;
+      this.verbs = doc.verbs;
+    } catch (err) {
+      this.failed(err);
+      return;
+    }
+    this.runVerb();
+  }
+
+  /** Runs the verb at `index`; the document's outcome once its verbs are done. */
+  private runVerb(): void {
+    const call = this.owner;
+    let outcome: VerbOutcome | Promise<VerbOutcome>;
+    try {
+      if (this.index >= this.verbs.length) {
+        this.verbsDone(NEXT);
+        return;
       }
+      const verb = this.verbs[this.index];
+      if (this.aborted || call.ended) throw Interrupted.of('ended');
+      if (call.record.status === 'ringing' && !NON_ANSWERING.has(verb.verb)) call.answer();
+      const listener = call.rt.listener;
+      if (listener) {
+        const name = verb.verb === 'Unknown' ? verb.name : verb.verb;
+        listener({
+          type: 'verb',
+          at: this.now(),
+          callSid: call.record.sid,
+          verb: name,
+          documentUrl: this.documentUrl,
+          details: verbDetails(verb),
+        });
+      }
+      const handler = verbHandlers[verb.verb] ?? unknownVerb;
+      if (handler === pauseVerb && verb.verb === 'Pause') {
+        // The microtask of the Pause's own `then(next)` is taken here, either way it ends.
+        pauseSilence(this, verb).then(
+          () => settled.then(() => this.verbDone(NEXT)),
+          (err) => settled.then(() => this.verbsFailed(err)),
+        );
+        return;
+      }
+      outcome = handler(this, verb);
+    } catch (err) {
+      this.verbsFailed(err);
+      return;
+    }
+    Promise.resolve(outcome).then(
+      (o) => this.verbDone(o),
+      (err) => this.verbsFailed(err),
+    );
+  }
+
+  private verbDone(outcome: VerbOutcome): void {
+    if (outcome !== NEXT && outcome.kind !== 'next') {
+      this.verbsDone(outcome);
+      return;
+    }
+    this.index++;
+    this.runVerb();
+  }
+
+  /** The document's verbs are done: what they ask for, a microtask later. */
+  private verbsDone(outcome: VerbOutcome): void {
+    settled.then(() => this.next(outcome));
+  }
+
+  private verbsFailed(err: unknown): void {
+    settled.then(() => this.failed(err));
+  }
+
+  private next(outcome: VerbOutcome): void {
+    try {
+      if (this.aborted) return;
+      if (outcome.kind === 'fetch') {
+        this.redirect = outcome;
+        this.fetch(outcome.url, outcome.method, outcome.requestKind);
+        return;
+      }
+      const start = this.start;
       if (outcome.kind === 'next' && start.onEnd) {
         start.onEnd();
         return;
       }
       if (outcome.kind === 'hangup') start.onHangup?.();
-      if (outcome.kind === 'end') call.end(outcome.status, 'application', outcome.reason);
-      else call.end('completed');
-      return;
+      if (outcome.kind === 'end') this.owner.end(outcome.status, 'application', outcome.reason);
+      else this.owner.end('completed');
+    } catch (err) {
+      this.failed(err);
     }
-  } catch (err) {
-    if (err instanceof Interrupted || signal.aborted) return;
+  }
+
+  /** An error ends the call, unless the script was stopped (then it is why the wait ended). */
+  private failed(err: unknown): void {
+    if (err instanceof Interrupted || this.aborted) return;
+    const call = this.owner;
     const message = err instanceof Error ? err.message : String(err);
-    call.rt.notify(call.record.sid, 'engine.internal', 0, `interpreter error: ${message}`, ctx.documentUrl);
+    call.rt.notify(call.record.sid, 'engine.internal', 0, `interpreter error: ${message}`, this.documentUrl);
     call.end(call.record.status === 'in-progress' ? 'completed' : 'failed');
   }
 }
 
-async function runVerbs(call: Call, ctx: ScriptContext, verbs: readonly Verb[]): Promise<VerbOutcome> {
-  const listener = call.rt.listener;
-  // An index, not an iterator: the loop's state stays alive while a verb waits (a long Pause).
-  for (let i = 0; i < verbs.length; i++) {
-    const verb = verbs[i];
-    if (ctx.signal.aborted || call.ended) throw Interrupted.of('ended');
-    if (call.record.status === 'ringing' && !NON_ANSWERING.has(verb.verb)) call.answer();
-    if (listener) {
-      const name = verb.verb === 'Unknown' ? verb.name : verb.verb;
-      listener({
-        type: 'verb',
-        at: ctx.now(),
-        callSid: call.record.sid,
-        verb: name,
-        documentUrl: ctx.documentUrl,
-        details: verbDetails(verb),
-      });
-    }
-    const handler = verbHandlers[verb.verb] ?? unknownVerb;
-    const outcome = await handler(ctx, verb);
-    if (outcome !== NEXT && outcome.kind !== 'next') return outcome;
-  }
-  return NEXT;
+/** Prepares the script that runs `start` on `call` (the engine hands this to its calls). */
+export function prepareScript(call: Call, start: ScriptStart): CallScript {
+  return new Script(call, start);
 }
 
 /** Hands a line that synthesises speech the Say texts of a document (prompts included), ahead. */

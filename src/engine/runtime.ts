@@ -228,7 +228,7 @@ export class Runtime<C extends LiveCall = LiveCall> {
       binary: use === 'media',
       use,
       kind,
-      scope: detached ? undefined : call?.requestScope(),
+      scope: detached ? undefined : call,
       accountSid: call?.record.accountSid ?? this.accountOf(callSid, params),
     });
     if (!listener) return work instanceof Promise ? this.clock.track(work) : work;

@@ -42,6 +42,10 @@ describe('auth token hashes', () => {
         expect(account.authTokenHash).not.toContain(token);
         expect(authTokenMatches(account, token)).toBe(true);
         expect(authTokenMatches(account, other)).toBe(token === other);
+        // Once a token matched, later checks (compared with it, not hashed) answer the same.
+        expect(authTokenMatches(account, token)).toBe(true);
+        expect(authTokenMatches(account, other)).toBe(token === other);
+        expect(authTokenMatches(undefined, token)).toBe(false);
         expect(hashAuthToken(token)).not.toBe(account.authTokenHash);
       }),
       { numRuns: 50 },

@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { authTokenMatches, rotateAuthToken } from '../../src/store/credentials.js';
 import { INTERRUPTED_CALL_CODE } from '../../src/store/recover.js';
 import { sequentialSids } from '../../src/store/sid.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
-import { ACCOUNT_A, account, call, recording, wav } from './fixtures.js';
+import { ACCOUNT_A, account, call, recording, tokenOf, wav } from './fixtures.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -20,6 +21,34 @@ function tempDir(): string {
 }
 
 describe('SQLite store', () => {
+  it('reads an account as another connection last wrote it, and as its own writes left it', async () => {
+    const dir = tempDir();
+    const server = await openSqliteStore({ dir });
+    const tool = await openSqliteStore({ dir, closeInterrupted: false });
+    try {
+      await server.accounts.put(account(ACCOUNT_A));
+      expect((await server.accounts.get(ACCOUNT_A))?.friendlyName).toBe('test');
+      // A token rotated by a tool beside the running server applies to its next read.
+      const { account: rotated, authToken } = await rotateAuthToken(tool.accounts, ACCOUNT_A, {
+        newSigningKey: true,
+      });
+      const seen = await server.accounts.get(ACCOUNT_A);
+      expect(seen?.signingKey).toBe(rotated.signingKey);
+      expect(authTokenMatches(seen, authToken)).toBe(true);
+      expect(authTokenMatches(seen, tokenOf(ACCOUNT_A))).toBe(false);
+      await server.accounts.put({ ...rotated, friendlyName: 'renamed' });
+      expect((await server.accounts.get(ACCOUNT_A))?.friendlyName).toBe('renamed');
+      expect((await tool.accounts.get(ACCOUNT_A))?.friendlyName).toBe('renamed');
+      // A record read is the caller's own: changing it changes nothing stored.
+      (seen as { friendlyName: string }).friendlyName = 'changed by a caller';
+      expect((await server.accounts.get(ACCOUNT_A))?.friendlyName).toBe('renamed');
+      expect(await server.accounts.get(`AC${'f'.repeat(32)}`)).toBeUndefined();
+    } finally {
+      await tool.close();
+      await server.close();
+    }
+  });
+
   it('uses WAL and records its schema migrations once', async () => {
     const dir = tempDir();
     await (await openSqliteStore({ dir })).close();

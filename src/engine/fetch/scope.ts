@@ -21,7 +21,8 @@ export class RequestScope {
 
   /** Unbinds a request that is over. */
   delete(request: ExchangeControl): void {
-    this.open?.delete(request);
+    // Let go of the set once empty: a call parked after its requests then holds none.
+    if (this.open?.delete(request) && this.open.size === 0) this.open = null;
   }
 
   /** Ends the scope: the requests in flight abort with `reason()`. */

@@ -10,5 +10,13 @@ const next = (): VerbOutcome => NEXT;
  * suspended frame.
  */
 export function pauseVerb(ctx: VerbContext, verb: Pause): Promise<VerbOutcome> {
-  return ctx.play({ kind: 'silence', seconds: verb.length ?? pauseDefaults.length }).then(next);
+  return pauseSilence(ctx, verb).then(next);
+}
+
+/**
+ * The silence of a Pause alone, for the interpreter, which takes its end as `next` itself (one
+ * promise fewer held by a parked call).
+ */
+export function pauseSilence(ctx: VerbContext, verb: Pause): Promise<void> {
+  return ctx.play({ kind: 'silence', seconds: verb.length ?? pauseDefaults.length });
 }

@@ -16,6 +16,15 @@ type Writer = WriteQueue<SqliteWrite>;
 const parse = <T>(data: unknown): T | undefined =>
   data === undefined ? undefined : (JSON.parse(data as string) as T);
 
+/** Accounts whose stored JSON the repository keeps in memory, at most. */
+const CACHED_ACCOUNTS = 1000;
+
+/**
+ * Accounts over SQLite. Every API request and webhook reads its account: the stored JSON of the
+ * accounts read lately is kept, and used as long as nothing else wrote the database since
+ * (`PRAGMA data_version`, one cheap step, moves on with every commit of another connection, such
+ * as `rcml account` beside a running server); this repository's own writes replace it.
+ */
 export function sqliteAccounts(db: Database.Database, writer: Writer): AccountRepository {
   const writes = new RepositoryWrites(writer);
   const upsert = db.prepare(
@@ -23,14 +32,38 @@ export function sqliteAccounts(db: Database.Database, writer: Writer): AccountRe
   );
   const getOne = db.prepare('SELECT data FROM accounts WHERE sid = ?').pluck();
   const all = db.prepare('SELECT data FROM accounts ORDER BY date_created, sid').pluck();
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  let seenVersion = dataVersion.get();
+  // Absent accounts are not kept: a probe of unknown sids would fill the cache with them.
+  const cached = new Map<string, string>();
   return {
     put: async (a) => {
       const data = JSON.stringify(a);
-      await writes.write({ run: () => upsert.run(a.sid, a.dateCreated, data) }, { failFast: true });
+      await writes.write(
+        {
+          run: () => {
+            cached.delete(a.sid);
+            return upsert.run(a.sid, a.dateCreated, data);
+          },
+        },
+        { failFast: true },
+      );
     },
     get: async (sid) => {
       writes.flush();
-      return parse<AccountRecord>(getOne.get(sid));
+      const version = dataVersion.get();
+      if (version !== seenVersion) {
+        seenVersion = version;
+        cached.clear();
+      }
+      let data = cached.get(sid);
+      if (data === undefined) {
+        data = getOne.get(sid) as string | undefined;
+        if (data === undefined) return undefined;
+        if (cached.size >= CACHED_ACCOUNTS) cached.delete(cached.keys().next().value as string);
+        cached.set(sid, data);
+      }
+      return parse<AccountRecord>(data);
     },
     list: async () => {
       writes.flush();
