@@ -12,7 +12,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine } from '../src/engine/engine.js';
-import type { Telephony } from '../src/engine/ports/telephony.js';
+import { deferredTelephony } from '../src/telephony/deferred-telephony.js';
 import type { MediaStats } from '../src/telephony/media/protocol.js';
 import { startSipService } from '../src/telephony/sip-service.js';
 import type { TextToSpeech } from '../src/telephony/tts/port.js';
@@ -83,19 +83,11 @@ export async function bridgedPhase(
   rate: number,
 ): Promise<BridgedResult> {
   // Dial legs go through the SIP service's telephony once it is up (it needs the simulated one).
-  let simulated: Telephony | undefined;
-  let viaSip: Telephony | undefined;
+  const late = deferredTelephony();
   const engine = createEngine({
     clock: 'real',
     retainCalls: false,
-    telephony: (fallback) => {
-      simulated = fallback;
-      return {
-        dial: (request, events) => (viaSip ?? fallback).dial(request, events),
-        connect: (a, b, options) => (viaSip ?? fallback).connect(a, b, options),
-        room: (sid, name) => (viaSip ?? fallback).room(sid, name),
-      };
-    },
+    telephony: late.factory,
     onEvent: (event) => {
       if (event.type !== 'call-status') return;
       if (event.status === 'in-progress') counter.answer();
@@ -109,7 +101,7 @@ export async function bridgedPhase(
   }));
   engine.setNumber('+15550100', { voiceUrl: 'http://bench.test/bridge' });
   const sip = await startSipService({ calls: engine, port: 0, rtpPorts: { min: 40000, max: 49999 }, tts });
-  viaSip = sip.telephony(simulated as Telephony);
+  late.use((simulated) => sip.telephony(simulated));
   await sip.mediaStats();
   await sink.report();
   const callee = sippRun('callee', C.answering({ payload: '8', afterAck: S.playPcap(PCAP) }), [

@@ -1,5 +1,6 @@
 /** Real calls over SIP: the service behind `rcml serve --sip`, and the text-to-speech port. */
 export { decodeWav, encodeWav } from './audio/decode.js';
+export { type DeferredTelephony, deferredTelephony } from './deferred-telephony.js';
 export type { MediaStats } from './media/protocol.js';
 export type { SipClientAccount, SipClientDirectory } from './sip/registrar.js';
 export {

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import alawmulaw from 'alawmulaw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
-import type { Telephony } from '../../src/engine/ports/telephony.js';
 import type { CallRecord, RecordingRecord } from '../../src/engine/records.js';
 import type { EngineEvent } from '../../src/engine/types.js';
+import { deferredTelephony } from '../../src/telephony/deferred-telephony.js';
 import { DtmfReceiver } from '../../src/telephony/media/dtmf.js';
 import { readRtp } from '../../src/telephony/media/rtp.js';
 import { type SipService, startSipService } from '../../src/telephony/sip-service.js';
@@ -54,8 +54,7 @@ function callee(name: string, body: string, keys: Record<string, number> = {}) {
 describe.skipIf(skip)('Dial bridges over SIP', () => {
   let engine: Engine;
   let sip: SipService;
-  let viaSip: Telephony | undefined;
-  let simulated: Telephony | undefined;
+  const late = deferredTelephony();
   let numberRoute: string | undefined;
   /** The document each number's call runs, set by each test. */
   const documents = new Map<string, string>();
@@ -71,17 +70,16 @@ describe.skipIf(skip)('Dial bridges over SIP', () => {
     writeFileSync(calleeTone, tonePcap(CALLEE_TONE, 2, { amplitude: 6000 }));
     engine = createEngine({
       clock: 'real',
-      telephony: (fallback) => {
-        simulated = fallback;
+      telephony: (simulated) => {
+        const telephony = late.factory(simulated);
         return {
+          ...telephony,
           // A number stands for the SIPp callee of the test (no trunk here).
           dial: (request, events) =>
-            (viaSip ?? fallback).dial(
+            telephony.dial(
               /^\+\d+$/.test(request.to) && numberRoute ? { ...request, to: numberRoute } : request,
               events,
             ),
-          connect: (a, b, options) => (viaSip ?? fallback).connect(a, b, options),
-          room: (sid, name) => (viaSip ?? fallback).room(sid, name),
         };
       },
       sink: {
@@ -98,7 +96,7 @@ describe.skipIf(skip)('Dial bridges over SIP', () => {
       body: documents.get(new URL(req.url).pathname) ?? '<Response><Hangup/></Response>',
     }));
     sip = await startSipService({ calls: engine, port: 0, rtpPorts: { min: 38000, max: 38999 }, tts });
-    viaSip = sip.telephony(simulated as Telephony);
+    late.use((simulated) => sip.telephony(simulated));
   });
 
   afterAll(async () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import alawmulaw from 'alawmulaw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
-import type { Telephony } from '../../src/engine/ports/telephony.js';
+import { deferredTelephony } from '../../src/telephony/deferred-telephony.js';
 import { type SipService, startSipService } from '../../src/telephony/sip-service.js';
 import { createEspeakTts } from '../../src/telephony/tts/espeak.js';
 import { missingTools, runSipp } from '../support/sip-tools.js';
@@ -26,18 +26,10 @@ describe.skipIf(skip)('conference over SIP', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rcml-conference-test-'));
 
   beforeAll(async () => {
-    let viaSip: Telephony | undefined;
-    let simulated: Telephony | undefined;
+    const late = deferredTelephony();
     engine = createEngine({
       clock: 'real',
-      telephony: (fallback) => {
-        simulated = fallback;
-        return {
-          dial: (request, events) => (viaSip ?? fallback).dial(request, events),
-          connect: (a, b, options) => (viaSip ?? fallback).connect(a, b, options),
-          room: (sid, name) => (viaSip ?? fallback).room(sid, name),
-        };
-      },
+      telephony: late.factory,
     });
     engine.registerHandler('http://app.test/', () => ({
       status: 200,
@@ -47,7 +39,7 @@ describe.skipIf(skip)('conference over SIP', () => {
     engine.setNumber('+15550300', { voiceUrl: 'http://app.test/room' });
     const tts = createEspeakTts({ cacheDir: join(dir, 'tts') });
     sip = await startSipService({ calls: engine, port: 0, rtpPorts: { min: 37000, max: 37099 }, tts });
-    viaSip = sip.telephony(simulated as Telephony);
+    late.use((simulated) => sip.telephony(simulated));
   });
 
   afterAll(async () => {

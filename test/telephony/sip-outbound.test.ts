@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import alawmulaw from 'alawmulaw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
-import type { Telephony } from '../../src/engine/ports/telephony.js';
 import type { CallRecord } from '../../src/engine/records.js';
+import { deferredTelephony } from '../../src/telephony/deferred-telephony.js';
 import { type SipService, startSipService } from '../../src/telephony/sip-service.js';
 import { createEspeakTts } from '../../src/telephony/tts/espeak.js';
 import { missingTools, runSipp, SIPP_PCAPS } from '../support/sip-tools.js';
@@ -31,8 +31,7 @@ function callee(name: string, body: string, keys: Record<string, number> = {}) {
 describe.skipIf(skip)('outgoing SIP calls', () => {
   let engine: Engine;
   let sip: SipService;
-  let viaSip: Telephony | undefined;
-  let simulated: Telephony | undefined;
+  const late = deferredTelephony();
   let bridgedPort = 0;
   let forkPorts = [0, 0];
   const finals = new Map<string, Readonly<CallRecord>>();
@@ -42,14 +41,7 @@ describe.skipIf(skip)('outgoing SIP calls', () => {
   beforeAll(async () => {
     engine = createEngine({
       clock: 'real',
-      telephony: (fallback) => {
-        simulated = fallback;
-        return {
-          dial: (request, events) => (viaSip ?? fallback).dial(request, events),
-          connect: (a, b, options) => (viaSip ?? fallback).connect(a, b, options),
-          room: (sid, name) => (viaSip ?? fallback).room(sid, name),
-        };
-      },
+      telephony: late.factory,
       sink: {
         call: (c) => {
           if (!c.endTime) return;
@@ -73,7 +65,7 @@ describe.skipIf(skip)('outgoing SIP calls', () => {
     engine.setNumber('+15550201', { voiceUrl: `${APP}/hold` });
     engine.setNumber('+15550202', { voiceUrl: `${APP}/fork` });
     sip = await startSipService({ calls: engine, port: 0, rtpPorts: { min: 35000, max: 35999 }, tts });
-    viaSip = sip.telephony(simulated as Telephony);
+    late.use((simulated) => sip.telephony(simulated));
   });
 
   afterAll(async () => {
@@ -202,15 +194,8 @@ describe.skipIf(skip)('outgoing SIP calls', () => {
   }, 20_000);
 
   it('refuses a sip: target the egress policy forbids: the call fails with a warning naming it', async () => {
-    const guarded = createEngine({
-      clock: 'real',
-      telephony: (fallback) => ({
-        dial: (request, events) => (viaGuarded ?? fallback).dial(request, events),
-        connect: (a, b, options) => fallback.connect(a, b, options),
-        room: (sid, name) => fallback.room(sid, name),
-      }),
-    });
-    let viaGuarded: Telephony | undefined;
+    const guardedLate = deferredTelephony();
+    const guarded = createEngine({ clock: 'real', telephony: guardedLate.factory });
     const warnings: string[] = [];
     const service = await startSipService({
       calls: guarded,
@@ -220,7 +205,7 @@ describe.skipIf(skip)('outgoing SIP calls', () => {
       egress: { denyPrivateNetworks: true },
       onWarning: (message, detail) => warnings.push(`${message}: ${String(detail.err)}`),
     });
-    viaGuarded = service.telephony(simulated as Telephony);
+    guardedLate.use((simulated) => service.telephony(simulated));
     try {
       const failed = new Promise<string>((resolve) => {
         const call = guarded.createCall({

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import alawmulaw from 'alawmulaw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
-import type { Telephony } from '../../src/engine/ports/telephony.js';
+import { deferredTelephony } from '../../src/telephony/deferred-telephony.js';
 import { type SipService, startSipService } from '../../src/telephony/sip-service.js';
 import { createEspeakTts } from '../../src/telephony/tts/espeak.js';
 import { missingTools, runSipp } from '../support/sip-tools.js';
@@ -47,21 +47,13 @@ const countOf = (blocks: Array<number | undefined>, tone: number) => blocks.filt
 describe.skipIf(skip)('queues over SIP', () => {
   let engine: Engine;
   let sip: SipService;
-  let viaSip: Telephony | undefined;
-  let simulated: Telephony | undefined;
+  const late = deferredTelephony();
   const dir = mkdtempSync(join(tmpdir(), 'rcml-queue-tones-'));
 
   beforeAll(async () => {
     engine = createEngine({
       clock: 'real',
-      telephony: (fallback) => {
-        simulated = fallback;
-        return {
-          dial: (request, events) => (viaSip ?? fallback).dial(request, events),
-          connect: (a, b, options) => (viaSip ?? fallback).connect(a, b, options),
-          room: (sid, name) => (viaSip ?? fallback).room(sid, name),
-        };
-      },
+      telephony: late.factory,
     });
     engine.registerHandler(`${APP}/`, async (req) => {
       const path = new URL(req.url).pathname;
@@ -75,7 +67,7 @@ describe.skipIf(skip)('queues over SIP', () => {
     engine.setNumber('+15550303', { voiceUrl: `${APP}/customer` });
     const tts = createEspeakTts({ cacheDir: join(dir, 'tts') });
     sip = await startSipService({ calls: engine, port: 0, rtpPorts: { min: 37000, max: 37999 }, tts });
-    viaSip = sip.telephony(simulated as Telephony);
+    late.use((simulated) => sip.telephony(simulated));
     writeTonePcap(join(dir, 'caller.pcap'), CALLER, 1.5);
     writeTonePcap(join(dir, 'agent.pcap'), AGENT, 1.5);
   });

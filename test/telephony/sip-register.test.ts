@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
-import type { Telephony } from '../../src/engine/ports/telephony.js';
 import type { CallRecord } from '../../src/engine/records.js';
+import { deferredTelephony } from '../../src/telephony/deferred-telephony.js';
 import { type SipService, startSipService } from '../../src/telephony/sip-service.js';
 import { createEspeakTts } from '../../src/telephony/tts/espeak.js';
 import { missingTools, runSipp } from '../support/sip-tools.js';
@@ -29,18 +29,10 @@ describe.skipIf(skip)('clients registered over SIP', () => {
   const tts = createEspeakTts({ cacheDir: mkdtempSync(join(tmpdir(), 'rcml-tts-test-')) });
 
   beforeAll(async () => {
-    let viaSip: Telephony | undefined;
-    let simulated: Telephony | undefined;
+    const late = deferredTelephony();
     engine = createEngine({
       clock: 'real',
-      telephony: (fallback) => {
-        simulated = fallback;
-        return {
-          dial: (request, events) => (viaSip ?? fallback).dial(request, events),
-          connect: (a, b, options) => (viaSip ?? fallback).connect(a, b, options),
-          room: (sid, name) => (viaSip ?? fallback).room(sid, name),
-        };
-      },
+      telephony: late.factory,
       sink: {
         call: (c) => {
           if (!c.endTime) return;
@@ -70,7 +62,7 @@ describe.skipIf(skip)('clients registered over SIP', () => {
               : [],
       },
     });
-    viaSip = sip.telephony(simulated as Telephony);
+    late.use((simulated) => sip.telephony(simulated));
   });
 
   afterAll(async () => {

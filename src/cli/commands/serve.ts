@@ -8,11 +8,11 @@ import { DRAINING_CHECK } from '../../api/ops/drain.js';
 import { ensureAccount } from '../../api/server.js';
 import { type ClusterBackends, openClusterBackends } from '../../cluster/backends.js';
 import { redactUrl } from '../../engine/fetcher.js';
-import type { Telephony } from '../../engine/ports/telephony.js';
 import type { CallRecord } from '../../engine/records.js';
 import { createDatabaseIfAbsent } from '../../store/postgres/create-database.js';
 import { lockDataDirectory } from '../../store/sqlite/lock.js';
 import { openSqliteStore } from '../../store/sqlite/open.js';
+import { deferredTelephony } from '../../telephony/deferred-telephony.js';
 import { type SipService, startSipService } from '../../telephony/sip-service.js';
 import { envOption } from '../env-option.js';
 import { whenOrphaned } from './parent-watch.js';
@@ -348,18 +348,7 @@ export function registerServe(program: Command): void {
     }
     // With --sip, calls to sip: targets leave over SIP once the service runs (it starts after
     // the engine); until then, and for other targets, the simulated parties answer as before.
-    let sipTelephony: Telephony | undefined;
-    let simulated: Telephony | undefined;
-    const telephony = options.sip
-      ? (fallback: Telephony): Telephony => {
-          simulated = fallback;
-          return {
-            dial: (request, events) => (sipTelephony ?? fallback).dial(request, events),
-            connect: (a, b, linkOptions) => (sipTelephony ?? fallback).connect(a, b, linkOptions),
-            room: (sid, name) => (sipTelephony ?? fallback).room(sid, name),
-          };
-        }
-      : undefined;
+    const late = options.sip ? deferredTelephony() : undefined;
     const server = await startEngineServer({
       store,
       host: options.host,
@@ -384,7 +373,7 @@ export function registerServe(program: Command): void {
             }
           : {}),
         http: { egress: egress.policy, ...fetcherOptionsOf(options), gate: cluster?.gate },
-        telephony,
+        telephony: late?.factory,
       },
       onError: (err) => log.error({ err }, 'unexpected error'),
       ops,
@@ -453,7 +442,7 @@ export function registerServe(program: Command): void {
         lines.push(`number ${route.number} -> ${redactUrl(voiceUrl)}`);
       }
       if (options.sip) {
-        sip = await startSipService({
+        const service = await startSipService({
           calls: server.engine,
           host: options.sip.host,
           port: options.sip.port,
@@ -471,9 +460,10 @@ export function registerServe(program: Command): void {
           ...sipPeerServiceOptions(options),
           onWarning: (message, detail) => log.warn(detail, message),
         });
-        if (simulated) sipTelephony = sip.telephony(simulated);
+        sip = service;
+        late?.use((simulated) => service.telephony(simulated));
         lines.push(
-          `sip: listening on udp+tcp ${sip.host}:${sip.port}, rtp ${options.rtpPorts.min}-${options.rtpPorts.max}, public address ${sip.publicAddress}${sipSourcesNote(options)}`,
+          `sip: listening on udp+tcp ${service.host}:${service.port}, rtp ${options.rtpPorts.min}-${options.rtpPorts.max}, public address ${service.publicAddress}${sipSourcesNote(options)}`,
         );
       }
     } catch (err) {
