@@ -1,21 +1,12 @@
-/**
- * Outgoing SIP calls on loopback: the engine calls SIPp (as the callee) through the SIP
- * telephony; the callee answers with its media at an RTP sink, refuses with 486, or rings until
- * the engine's CANCEL.
- */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import alawmulaw from 'alawmulaw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/engine/engine.js';
-import type { CallRecord } from '../../src/engine/records.js';
-import { deferredTelephony } from '../../src/telephony/deferred-telephony.js';
-import { type SipService, startSipService } from '../../src/telephony/sip-service.js';
-import { createEspeakTts } from '../../src/telephony/tts/espeak.js';
+import type { Engine } from '../../src/engine/engine.js';
+import type { SipService } from '../../src/telephony/sip-service.js';
 import { missingTools, runSipp, SIPP_PCAPS } from '../support/sip-tools.js';
 import * as C from '../support/sipp-callee.js';
 import * as S from '../support/sipp-scenarios.js';
+import { type SipHarness, startSipHarness } from './harness.js';
 import { level, rtpSink } from './support.js';
 
 const skip = missingTools('sipp', 'espeak-ng', 'sox');
@@ -31,25 +22,14 @@ function callee(name: string, body: string, keys: Record<string, number> = {}) {
 describe.skipIf(skip)('outgoing SIP calls', () => {
   let engine: Engine;
   let sip: SipService;
-  const late = deferredTelephony();
   let bridgedPort = 0;
   let forkPorts = [0, 0];
-  const finals = new Map<string, Readonly<CallRecord>>();
-  const waiting = new Map<string, (call: Readonly<CallRecord>) => void>();
-  const tts = createEspeakTts({ cacheDir: mkdtempSync(join(tmpdir(), 'rcml-tts-test-')) });
+  let harness: SipHarness;
+  let ended: SipHarness['ended'];
 
   beforeAll(async () => {
-    engine = createEngine({
-      clock: 'real',
-      telephony: late.factory,
-      sink: {
-        call: (c) => {
-          if (!c.endTime) return;
-          finals.set(c.sid, { ...c });
-          waiting.get(c.sid)?.(finals.get(c.sid) as CallRecord);
-        },
-      },
-    });
+    harness = await startSipHarness({ rtpPorts: { min: 35000, max: 35999 } });
+    ({ engine, sip, ended } = harness);
     engine.registerHandler(`${APP}/`, async (req) => ({
       status: 200,
       contentType: 'application/xml',
@@ -64,20 +44,9 @@ describe.skipIf(skip)('outgoing SIP calls', () => {
     engine.setNumber('+15550200', { voiceUrl: `${APP}/dial` });
     engine.setNumber('+15550201', { voiceUrl: `${APP}/hold` });
     engine.setNumber('+15550202', { voiceUrl: `${APP}/fork` });
-    sip = await startSipService({ calls: engine, port: 0, rtpPorts: { min: 35000, max: 35999 }, tts });
-    late.use((simulated) => sip.telephony(simulated));
   });
 
-  afterAll(async () => {
-    await sip?.close();
-    await engine?.close();
-  });
-
-  /** The call's record once it has ended. */
-  const ended = (sid: string): Promise<Readonly<CallRecord>> => {
-    const call = finals.get(sid);
-    return call ? Promise.resolve(call) : new Promise((resolve) => waiting.set(sid, resolve));
-  };
+  afterAll(() => harness?.close());
 
   it('calls sip: targets: answered with the X- headers of the To URI (the callee hears the Say, then a BYE), busy on 486, no-answer with a CANCEL', async () => {
     const sink = await rtpSink();
@@ -194,18 +163,13 @@ describe.skipIf(skip)('outgoing SIP calls', () => {
   }, 20_000);
 
   it('refuses a sip: target the egress policy forbids: the call fails with a warning naming it', async () => {
-    const guardedLate = deferredTelephony();
-    const guarded = createEngine({ clock: 'real', telephony: guardedLate.factory });
     const warnings: string[] = [];
-    const service = await startSipService({
-      calls: guarded,
-      port: 0,
+    const guardedHarness = await startSipHarness({
       rtpPorts: { min: 36000, max: 36999 },
-      tts,
       egress: { denyPrivateNetworks: true },
       onWarning: (message, detail) => warnings.push(`${message}: ${String(detail.err)}`),
     });
-    guardedLate.use((simulated) => service.telephony(simulated));
+    const guarded = guardedHarness.engine;
     try {
       const failed = new Promise<string>((resolve) => {
         const call = guarded.createCall({
@@ -223,8 +187,7 @@ describe.skipIf(skip)('outgoing SIP calls', () => {
       expect(await failed).toBe('failed');
       expect(warnings.join('\n')).toContain('refused by the egress policy');
     } finally {
-      await service.close();
-      await guarded.close();
+      await guardedHarness.close();
     }
   });
 });

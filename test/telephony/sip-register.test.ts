@@ -1,21 +1,11 @@
-/**
- * Clients on loopback: a SIPp softphone REGISTERs with digest credentials, then `client:`
- * calls reach the Contact it registered (a second SIPp answering there); an unregistered
- * client, or one of another account, fails the call; a wrong password is refused 403.
- */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/engine/engine.js';
-import type { CallRecord } from '../../src/engine/records.js';
-import { deferredTelephony } from '../../src/telephony/deferred-telephony.js';
-import { type SipService, startSipService } from '../../src/telephony/sip-service.js';
-import { createEspeakTts } from '../../src/telephony/tts/espeak.js';
+import type { Engine } from '../../src/engine/engine.js';
+import type { SipService } from '../../src/telephony/sip-service.js';
 import { missingTools, runSipp } from '../support/sip-tools.js';
 import * as C from '../support/sipp-callee.js';
 import * as R from '../support/sipp-register.js';
 import * as S from '../support/sipp-scenarios.js';
+import { type SipHarness, startSipHarness } from './harness.js';
 
 const skip = missingTools('sipp', 'espeak-ng', 'sox');
 const APP = 'http://app.test';
@@ -24,56 +14,31 @@ describe.skipIf(skip)('clients registered over SIP', () => {
   let engine: Engine;
   let sip: SipService;
   let otherAccount = '';
-  const finals = new Map<string, Readonly<CallRecord>>();
-  const waiting = new Map<string, (call: Readonly<CallRecord>) => void>();
-  const tts = createEspeakTts({ cacheDir: mkdtempSync(join(tmpdir(), 'rcml-tts-test-')) });
+  let harness: SipHarness;
+  let ended: SipHarness['ended'];
 
   beforeAll(async () => {
-    const late = deferredTelephony();
-    engine = createEngine({
-      clock: 'real',
-      telephony: late.factory,
-      sink: {
-        call: (c) => {
-          if (!c.endTime) return;
-          finals.set(c.sid, { ...c });
-          waiting.get(c.sid)?.(finals.get(c.sid) as CallRecord);
-        },
-      },
-    });
-    engine.registerHandler(`${APP}/`, async () => ({
-      status: 200,
-      contentType: 'application/xml',
-      body: '<Response><Pause length="1"/><Hangup/></Response>',
-    }));
-    const accountSid = engine.accountSid;
     otherAccount = `AC${'f'.repeat(32)}`;
-    sip = await startSipService({
-      calls: engine,
-      port: 0,
+    harness = await startSipHarness({
       rtpPorts: { min: 36500, max: 36999 },
-      tts,
       clients: {
         clientsOf: (login) =>
           login === 'alice'
-            ? [{ accountSid, password: 'alice-secret' }]
+            ? [{ accountSid: harness.engine.accountSid, password: 'alice-secret' }]
             : login === 'bob'
               ? [{ accountSid: otherAccount, password: 'bob-secret' }]
               : [],
       },
     });
-    late.use((simulated) => sip.telephony(simulated));
+    ({ engine, sip, ended } = harness);
+    engine.registerHandler(`${APP}/`, async () => ({
+      status: 200,
+      contentType: 'application/xml',
+      body: '<Response><Pause length="1"/><Hangup/></Response>',
+    }));
   });
 
-  afterAll(async () => {
-    await sip?.close();
-    await engine?.close();
-  });
-
-  const ended = (sid: string): Promise<Readonly<CallRecord>> => {
-    const call = finals.get(sid);
-    return call ? Promise.resolve(call) : new Promise((resolve) => waiting.set(sid, resolve));
-  };
+  afterAll(() => harness?.close());
 
   it('calls client:alice at the Contact she registered; bob (another account) and carol (unregistered) fail', async () => {
     const phonePort = 34000 + Math.floor(Math.random() * 400) * 2;

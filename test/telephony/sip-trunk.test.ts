@@ -1,22 +1,10 @@
-/**
- * Calls to numbers through a SIP trunk on loopback: SIPp as the trunk challenges the INVITE
- * with a digest 401; the engine sends it again with credentials (same Call-ID, next CSeq) and
- * the call is answered, or fails when the trunk challenges a second time. The service's egress
- * policy allows 127.0.0.1 only: an answer pointing its media or Contact elsewhere is hung up.
- */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/engine/engine.js';
-import type { CallRecord } from '../../src/engine/records.js';
-import { deferredTelephony } from '../../src/telephony/deferred-telephony.js';
-import { type SipService, startSipService } from '../../src/telephony/sip-service.js';
-import { createEspeakTts } from '../../src/telephony/tts/espeak.js';
+import type { Engine } from '../../src/engine/engine.js';
 import { missingTools, runSipp } from '../support/sip-tools.js';
 import * as C from '../support/sipp-callee.js';
 import * as S from '../support/sipp-scenarios.js';
 import * as T from '../support/sipp-trunk.js';
+import { type SipHarness, startSipHarness } from './harness.js';
 import { rtpSink } from './support.js';
 
 const skip = missingTools('sipp', 'espeak-ng', 'sox');
@@ -25,49 +13,24 @@ const TRUNK_PORT = 33000 + Math.floor(Math.random() * 500) * 2;
 
 describe.skipIf(skip)('calls through a SIP trunk, and the egress policy on answers', () => {
   let engine: Engine;
-  let sip: SipService;
-  const finals = new Map<string, Readonly<CallRecord>>();
-  const waiting = new Map<string, (call: Readonly<CallRecord>) => void>();
-  const tts = createEspeakTts({ cacheDir: mkdtempSync(join(tmpdir(), 'rcml-tts-test-')) });
+  let harness: SipHarness;
+  let ended: SipHarness['ended'];
 
   beforeAll(async () => {
-    const late = deferredTelephony();
-    engine = createEngine({
-      clock: 'real',
-      telephony: late.factory,
-      sink: {
-        call: (c) => {
-          if (!c.endTime) return;
-          finals.set(c.sid, { ...c });
-          waiting.get(c.sid)?.(finals.get(c.sid) as CallRecord);
-        },
-      },
+    harness = await startSipHarness({
+      rtpPorts: { min: 36000, max: 36999 },
+      trunk: { uri: `sip:127.0.0.1:${TRUNK_PORT}`, username: 'acme', password: 'trunk-secret' },
+      egress: { denyPrivateNetworks: true, allow: ['127.0.0.1'] },
     });
+    ({ engine, ended } = harness);
     engine.registerHandler(`${APP}/`, async () => ({
       status: 200,
       contentType: 'application/xml',
       body: '<Response><Pause length="1"/><Hangup/></Response>',
     }));
-    sip = await startSipService({
-      calls: engine,
-      port: 0,
-      rtpPorts: { min: 36000, max: 36999 },
-      tts,
-      trunk: { uri: `sip:127.0.0.1:${TRUNK_PORT}`, username: 'acme', password: 'trunk-secret' },
-      egress: { denyPrivateNetworks: true, allow: ['127.0.0.1'] },
-    });
-    late.use((simulated) => sip.telephony(simulated));
   });
 
-  afterAll(async () => {
-    await sip?.close();
-    await engine?.close();
-  });
-
-  const ended = (sid: string): Promise<Readonly<CallRecord>> => {
-    const call = finals.get(sid);
-    return call ? Promise.resolve(call) : new Promise((resolve) => waiting.set(sid, resolve));
-  };
+  afterAll(() => harness?.close());
 
   it('answers the 401 with digest credentials (same Call-ID, next CSeq) and the call is answered', async () => {
     const sink = await rtpSink();
