@@ -1,5 +1,11 @@
 // Public API of the store layer.
 export * from './callqueue/index.js';
+export {
+  type ClientDirectory,
+  type ClientDirectoryOptions,
+  type DirectoryEntry,
+  openClientDirectory,
+} from './client-directory.js';
 export { type ChangeListener, type ChangeNotice, localChanges, type SharedChanges } from './changes.js';
 export {
   authTokenMatches,
@@ -14,6 +20,7 @@ export * from './designer/index.js';
 export * from './enterprise/index.js';
 export { createMemoryStore } from './memory.js';
 export type * from './ports.js';
+export { DuplicateLoginError } from './ports.js';
 export {
   openPostgresStore,
   type PostgresStore,
