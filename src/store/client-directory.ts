@@ -24,7 +24,7 @@ export interface ClientDirectory {
 export interface ClientDirectoryOptions {
   /** Period of the reload that picks up other writers' changes, ms (default 5,000; 0: none). */
   reloadMs?: number;
-  /** Told of a failed periodic reload (the directory keeps what it had). */
+  /** Told of a failed reload, periodic or after a write (the directory keeps what it had). */
   onError?: (err: unknown) => void;
 }
 
@@ -57,8 +57,9 @@ export async function openClientDirectory(
       ? setInterval(() => reload().catch((err: unknown) => options.onError?.(err)), reloadMs)
       : undefined;
   timer?.unref();
+  // The write has happened: a failed reload is reported, not the write's failure.
   const after = async <T>(result: T) => {
-    await reload();
+    await reload().catch((err: unknown) => options.onError?.(err));
     return result;
   };
   return {
