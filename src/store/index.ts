@@ -1,12 +1,12 @@
 // Public API of the store layer.
 export * from './callqueue/index.js';
+export { type ChangeListener, type ChangeNotice, localChanges, type SharedChanges } from './changes.js';
 export {
   type ClientDirectory,
   type ClientDirectoryOptions,
   type DirectoryEntry,
   openClientDirectory,
 } from './client-directory.js';
-export { type ChangeListener, type ChangeNotice, localChanges, type SharedChanges } from './changes.js';
 export {
   authTokenMatches,
   hashAuthToken,
