@@ -1,4 +1,4 @@
-import type { ClientRepository } from './ports.js';
+import type { AccountRepository, ClientRepository } from './ports.js';
 
 /** A client as the SIP registrar checks it: its account and digest password. */
 export interface DirectoryEntry {
@@ -24,6 +24,11 @@ export interface ClientDirectory {
 export interface ClientDirectoryOptions {
   /** Period of the reload that picks up other writers' changes, ms (default 5,000; 0: none). */
   reloadMs?: number;
+  /**
+   * With them, clients of a suspended or closed account are left out (a change of an account's
+   * status is seen at the next reload).
+   */
+  accounts?: AccountRepository;
   /** Told of a failed reload, periodic or after a write (the directory keeps what it had). */
   onError?: (err: unknown) => void;
 }
@@ -37,8 +42,13 @@ export async function openClientDirectory(
   let pending: Promise<void> = Promise.resolve();
   const load = async () => {
     const next = new Map<string, DirectoryEntry[]>();
+    const inactive = new Set(
+      ((await options.accounts?.list()) ?? [])
+        .filter((a) => (a.status ?? 'active') !== 'active')
+        .map((a) => a.sid),
+    );
     for (const c of await repository.all()) {
-      if (c.status !== 'active') continue;
+      if (c.status !== 'active' || inactive.has(c.accountSid)) continue;
       const entries = next.get(c.login) ?? [];
       entries.push({ accountSid: c.accountSid, password: c.password });
       next.set(c.login, entries);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { openClientDirectory } from '../../src/store/client-directory.js';
 import { createMemoryStore } from '../../src/store/memory.js';
 import type { ClientRecord } from '../../src/store/types.js';
-import { ACCOUNT_A, ACCOUNT_B } from './fixtures.js';
+import { ACCOUNT_A, ACCOUNT_B, account } from './fixtures.js';
 
 const client = (n: number, over: Partial<ClientRecord> = {}): ClientRecord => ({
   sid: `CL${n.toString(16).padStart(32, '0')}`,
@@ -43,6 +43,20 @@ describe('client directory', () => {
     expect(directory.clientsOf('carol')).toEqual([]);
     await directory.reload();
     expect(directory.clientsOf('carol')).toHaveLength(1);
+    directory.close();
+  });
+
+  it('leaves out the clients of a suspended or closed account', async () => {
+    const store = createMemoryStore();
+    await store.accounts.put(account(ACCOUNT_A));
+    await store.accounts.put({ ...account(ACCOUNT_B), status: 'suspended' });
+    await store.clients.put(client(1));
+    await store.clients.put(client(2, { accountSid: ACCOUNT_B }));
+    const directory = await openClientDirectory(store.clients, { accounts: store.accounts, reloadMs: 0 });
+    expect(directory.clientsOf('alice')).toEqual([{ accountSid: ACCOUNT_A, password: 'secret-1' }]);
+    await store.accounts.put({ ...account(ACCOUNT_B), status: 'active' });
+    await directory.reload();
+    expect(directory.clientsOf('alice')).toHaveLength(2);
     directory.close();
   });
 

@@ -61,13 +61,14 @@ export function serveSipOptions(): Option[] {
 
 /**
  * The clients softphones register as (`startSipService({ clients })`): the store's active
- * clients, reloaded after every write through the API and every 5 s (other nodes' writes).
+ * clients of active accounts, reloaded after every write through the API and every 5 s (other nodes' writes).
  */
 export function sipClientDirectory(
   store: Store,
   log: { warn(detail: object, message: string): void },
 ): Promise<ClientDirectory> {
   return openClientDirectory(store.clients, {
+    accounts: store.accounts,
     onError: (err) =>
       log.warn({ err }, 'reloading the SIP clients failed; the last ones loaded stay in force'),
   });
