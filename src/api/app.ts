@@ -50,6 +50,7 @@ import { registerAccounts } from './platform/accounts.js';
 import { registerApplications } from './platform/applications.js';
 import { type CallControl, CallControlError } from './platform/call-control.js';
 import { registerCalls } from './platform/calls.js';
+import { registerClients } from './platform/clients.js';
 import { registerConferences } from './platform/conferences.js';
 import type { PlatformDeps, PlatformEnv } from './platform/context.js';
 import { registerGathers } from './platform/gathers.js';
@@ -205,6 +206,7 @@ export function createApp(options: AppOptions): Hono {
   registerNotifications(platform, deps);
   registerApplications(platform, deps, now);
   registerConferences(platform, deps);
+  registerClients(platform, deps, now);
 
   const sim = new Hono<PlatformEnv>();
   sim.use('*', basicAuth(options.store.accounts));

@@ -359,6 +359,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/platform/2012-04-24/Accounts/{AccountSid}/Clients.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's clients, in creation order (extension) */
+        get: operations["listClients"];
+        put?: never;
+        /**
+         * Create a client that registers over SIP as Login (extension)
+         * @description A login another client of the account has answers 409. The password is never answered.
+         */
+        post: operations["createClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform/2012-04-24/Accounts/{AccountSid}/Clients/{ClientSid}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One client (extension) */
+        get: operations["getClient"];
+        put?: never;
+        /**
+         * Change a client's fields (extension)
+         * @description An empty VoiceUrl, VoiceFallbackUrl or VoiceApplicationSid clears it.
+         */
+        post: operations["updateClient"];
+        /** Delete a client (its SIP registration ends with it) (extension) */
+        delete: operations["deleteClient"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sim/Calls": {
         parameters: {
             query?: never;
@@ -742,6 +785,39 @@ export interface components {
             hold: boolean;
             start_conference_on_enter: boolean;
             end_conference_on_exit: boolean;
+            /** @description Path of this record under `/2012-04-24`, JSON */
+            uri: string;
+        };
+        ClientList: components["schemas"]["PageEnvelope"] & {
+            clients: components["schemas"]["Client"][];
+        };
+        /** @description A client (softphone user); its password is never answered (extension) */
+        Client: {
+            sid: string;
+            /** @description RFC 2822 date (`Tue, 05 Mar 2024 12:00:01 +0000`) */
+            date_created: string;
+            /** @description RFC 2822 date (`Tue, 05 Mar 2024 12:00:01 +0000`) */
+            date_updated: string;
+            account_sid: string;
+            api_version: string;
+            friendly_name: string;
+            /** @description What the softphone registers as, and is called by (`client:<login>`) */
+            login: string;
+            /**
+             * @description Only an active client may register
+             * @enum {string}
+             */
+            status: "active" | "inactive";
+            /** @description Where calls the client places are to be answered from; `""` when none */
+            voice_url: string;
+            /** @enum {string} */
+            voice_method: "GET" | "POST";
+            /** @description Fallback of voice_url; `""` when none */
+            voice_fallback_url: string;
+            /** @enum {string} */
+            voice_fallback_method: "GET" | "POST";
+            /** @description An application answering instead of voice_url; `""` when none */
+            voice_application_sid: string;
             /** @description Path of this record under `/2012-04-24`, JSON */
             uri: string;
         };
@@ -1909,6 +1985,246 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Call"];
                 };
+            };
+            /** @description An error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listClients: {
+        parameters: {
+            query?: {
+                /** @description Start right after this record (the next link carries it) */
+                AfterSid?: string;
+                /** @description Zero-based page number (default 0) */
+                Page?: string;
+                /** @description Items per page, at least 1 (default 50; above 1000, 1000) */
+                PageSize?: string;
+                /** @description Cap on the total (1 to 1000000, default 10000) */
+                Limit?: string;
+                /** @description The client of this login */
+                Login?: string;
+                /** @description Clients of this name */
+                FriendlyName?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A sid (`AC` and 32 hexadecimal digits) */
+                AccountSid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of clients */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientList"];
+                };
+            };
+            /** @description An error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A sid (`AC` and 32 hexadecimal digits) */
+                AccountSid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    Login: string;
+                    Password: string;
+                    FriendlyName?: string;
+                    /** @enum {string} */
+                    Status?: "active" | "inactive";
+                    VoiceUrl?: "" | string;
+                    VoiceMethod?: string;
+                    VoiceFallbackUrl?: "" | string;
+                    VoiceFallbackMethod?: string;
+                    VoiceApplicationSid?: "" | string;
+                };
+                "application/json": {
+                    Login: string;
+                    Password: string;
+                    FriendlyName?: string;
+                    /** @enum {string} */
+                    Status?: "active" | "inactive";
+                    VoiceUrl?: "" | string;
+                    VoiceMethod?: string;
+                    VoiceFallbackUrl?: "" | string;
+                    VoiceFallbackMethod?: string;
+                    VoiceApplicationSid?: "" | string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new client */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Client"];
+                };
+            };
+            /** @description The new client (2010-04-01 dialect) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Client"];
+                };
+            };
+            /** @description An error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A sid (`AC` and 32 hexadecimal digits) */
+                AccountSid: string;
+                /** @description A sid (`CL` and 32 hexadecimal digits) */
+                ClientSid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Client"];
+                };
+            };
+            /** @description An error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A sid (`AC` and 32 hexadecimal digits) */
+                AccountSid: string;
+                /** @description A sid (`CL` and 32 hexadecimal digits) */
+                ClientSid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    Login?: string;
+                    Password?: string;
+                    FriendlyName?: string;
+                    /** @enum {string} */
+                    Status?: "active" | "inactive";
+                    VoiceUrl?: "" | string;
+                    VoiceMethod?: string;
+                    VoiceFallbackUrl?: "" | string;
+                    VoiceFallbackMethod?: string;
+                    VoiceApplicationSid?: "" | string;
+                };
+                "application/json": {
+                    Login?: string;
+                    Password?: string;
+                    FriendlyName?: string;
+                    /** @enum {string} */
+                    Status?: "active" | "inactive";
+                    VoiceUrl?: "" | string;
+                    VoiceMethod?: string;
+                    VoiceFallbackUrl?: "" | string;
+                    VoiceFallbackMethod?: string;
+                    VoiceApplicationSid?: "" | string;
+                };
+            };
+        };
+        responses: {
+            /** @description The client */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Client"];
+                };
+            };
+            /** @description An error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A sid (`AC` and 32 hexadecimal digits) */
+                AccountSid: string;
+                /** @description A sid (`CL` and 32 hexadecimal digits) */
+                ClientSid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description An error */
             default: {

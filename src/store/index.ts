@@ -2,6 +2,12 @@
 export * from './callqueue/index.js';
 export { type ChangeListener, type ChangeNotice, localChanges, type SharedChanges } from './changes.js';
 export {
+  type ClientDirectory,
+  type ClientDirectoryOptions,
+  type DirectoryEntry,
+  openClientDirectory,
+} from './client-directory.js';
+export {
   authTokenMatches,
   hashAuthToken,
   newAccount,
@@ -14,6 +20,7 @@ export * from './designer/index.js';
 export * from './enterprise/index.js';
 export { createMemoryStore } from './memory.js';
 export type * from './ports.js';
+export { DuplicateLoginError } from './ports.js';
 export {
   openPostgresStore,
   type PostgresStore,

@@ -17,6 +17,7 @@ import {
   pageOf,
   recordingMatches,
 } from './filter.js';
+import { memoryClients } from './memory-clients.js';
 import type { Store } from './ports.js';
 import type { AccountRecord, ApplicationRecord } from './types.js';
 
@@ -136,6 +137,7 @@ export function createMemoryStore(): Store {
           .sort(byCreation)
           .map((r) => structuredClone(r)),
     },
+    clients: memoryClients(),
     close: async () => {},
   };
 }

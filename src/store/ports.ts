@@ -15,6 +15,8 @@ import type {
   AccountRecord,
   ApplicationRecord,
   CallQuery,
+  ClientQuery,
+  ClientRecord,
   ConferenceQuery,
   GatherQuery,
   NotificationQuery,
@@ -78,6 +80,27 @@ export interface ApplicationRepository {
   delete(accountSid: string, sid: string): Promise<boolean>;
 }
 
+/** Another client of the same account already has the login (refused, nothing written). */
+export class DuplicateLoginError extends Error {
+  constructor(readonly login: string) {
+    super(`another client of the account has the login ${JSON.stringify(login)}`);
+    this.name = 'DuplicateLoginError';
+  }
+}
+
+/** Clients (softphone users) of accounts; a login is unique within its account. */
+export interface ClientRepository {
+  /** Inserts or replaces the client; rejects with {@link DuplicateLoginError} when the login is taken. */
+  put(client: ClientRecord): Promise<void>;
+  get(accountSid: string, sid: string): Promise<ClientRecord | undefined>;
+  /** The account's clients in creation order. */
+  list(query: ClientQuery): Promise<Page<ClientRecord>>;
+  /** Removes the account's client; false when it had none. */
+  delete(accountSid: string, sid: string): Promise<boolean>;
+  /** Every account's clients, oldest first (the SIP registrar's directory loads them). */
+  all(): Promise<ClientRecord[]>;
+}
+
 /**
  * Conference rooms with their current participants. The engine running a room reports it whole
  * on every change; every node of a cluster reads the same rooms.
@@ -135,6 +158,7 @@ export interface Store {
   readonly notifications: NotificationRepository;
   readonly applications: ApplicationRepository;
   readonly conferences: ConferenceRepository;
+  readonly clients: ClientRepository;
   /** Its write queue, when writes are queued and committed in groups (SQLite, PostgreSQL). */
   readonly writes?: StoreWrites;
   /** Releases files and handles; the store must not be used afterwards. */

@@ -126,3 +126,36 @@ export interface ConferenceQuery extends Window {
   updatedFrom?: number;
   updatedTo?: number;
 }
+
+/**
+ * A client: a softphone user of an account (`client:<login>`), who registers over SIP with its
+ * login and password. The password is kept as given: SIP digest authentication needs it (see
+ * docs/security.md); the API never answers it.
+ */
+export interface ClientRecord {
+  sid: string;
+  accountSid: string;
+  apiVersion: string;
+  friendlyName: string;
+  /** Unique within the account: `[A-Za-z0-9._-]`, 1 to 64 characters. */
+  login: string;
+  password: string;
+  /** Only an `active` client may register. */
+  status: ClientStatus;
+  voiceUrl?: string;
+  voiceMethod: 'GET' | 'POST';
+  voiceFallbackUrl?: string;
+  voiceFallbackMethod: 'GET' | 'POST';
+  voiceApplicationSid?: string;
+  dateCreated: number;
+  dateUpdated: number;
+}
+
+export type ClientStatus = 'active' | 'inactive';
+
+/** Filters of the Clients list, in creation order; every one given must hold. */
+export interface ClientQuery extends Window {
+  accountSid: string;
+  login?: string;
+  friendlyName?: string;
+}

@@ -25,7 +25,13 @@ describe.skipIf(!PG_URL)('PostgreSQL store', () => {
     const stores = await Promise.all([open(schema), open(schema), open(schema)]);
     for (const s of stores) await s.close();
     const versions = await withSchema(schema, (c) => c.query('SELECT version FROM rcml_migrations'));
-    expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
+    expect(versions.rows).toEqual([
+      { version: 1 },
+      { version: 2 },
+      { version: 3 },
+      { version: 4 },
+      { version: 5 },
+    ]);
   });
 
   it('refuses a database from a newer schema with a clear error', async () => {

@@ -61,6 +61,7 @@ describe('SQLite store', () => {
       { version: 2 },
       { version: 3 },
       { version: 4 },
+      { version: 5 },
     ]);
     db.close();
   });

@@ -64,6 +64,11 @@ export function createFailingStore(options: WriteQueueOptions = {}): FailingStor
       put: (a) => queue.write(() => memory.applications.put(a), clientWrite),
       delete: (a, s) => queue.write(() => memory.applications.delete(a, s), clientWrite),
     },
+    clients: {
+      ...memory.clients,
+      put: (c) => queue.write(() => memory.clients.put(c), clientWrite),
+      delete: (a, s) => queue.write(() => memory.clients.delete(a, s), clientWrite),
+    },
     writes: queue,
     close: async () => {
       queue.close();

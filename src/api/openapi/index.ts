@@ -64,6 +64,7 @@ const TAGS: Readonly<Record<string, string>> = {
   Notifications: 'Errors and warnings of calls and of the engine',
   Applications: 'Applications (rename)',
   Conferences: 'Conference rooms and their participants',
+  Clients: 'Clients: softphone users that register over SIP (extension)',
   Sim: 'Simulation control: inbound calls, parties, digits, speech, virtual time',
   Operations: 'Health, readiness and metrics (no authentication)',
   Meta: 'This document',

@@ -18,6 +18,8 @@ export interface PlatformDeps {
   applicationRenamed?: (accountSid: string, sid: string, name: string) => Promise<void>;
   /** `{base_url}/platform/2012-04-24`, where recording files are served. */
   fileBase: string;
+  /** Told after a client was created, changed or deleted (the SIP registrar's directory reloads). */
+  clientsChanged?: () => Promise<void>;
   /** Rendered Calls list pages, when the store versions its calls. */
   listCache?: ListCache;
 }

@@ -7,7 +7,7 @@ import {
   type RecordingRecord,
 } from '../../engine/records.js';
 import { organizationSid } from '../../engine/sids.js';
-import type { AccountRecord, ApplicationRecord } from '../../store/types.js';
+import type { AccountRecord, ApplicationRecord, ClientRecord } from '../../store/types.js';
 import { iso8601, rfc2822 } from '../http/dates.js';
 import type { Representation } from '../http/format.js';
 
@@ -194,6 +194,26 @@ export function applicationRep(a: ApplicationRecord): Representation {
     ['Uri', 'uri', `${accountUri(a.accountSid)}/Applications/${a.sid}.json`],
     ['RcmlUrl', 'rcml_url', a.rcmlUrl],
     ['Kind', 'kind', a.kind],
+  ];
+}
+
+/** A client, in the platform's field names; never its password. */
+export function clientRep(c: ClientRecord): Representation {
+  return [
+    ['Sid', 'sid', c.sid],
+    ['DateCreated', 'date_created', rfc2822(c.dateCreated)],
+    ['DateUpdated', 'date_updated', rfc2822(c.dateUpdated)],
+    ['AccountSid', 'account_sid', c.accountSid],
+    ['ApiVersion', 'api_version', c.apiVersion],
+    ['FriendlyName', 'friendly_name', c.friendlyName],
+    ['Login', 'login', c.login],
+    ['Status', 'status', c.status],
+    ['VoiceUrl', 'voice_url', orEmpty(c.voiceUrl)],
+    ['VoiceMethod', 'voice_method', c.voiceMethod],
+    ['VoiceFallbackUrl', 'voice_fallback_url', orEmpty(c.voiceFallbackUrl)],
+    ['VoiceFallbackMethod', 'voice_fallback_method', c.voiceFallbackMethod],
+    ['VoiceApplicationSid', 'voice_application_sid', orEmpty(c.voiceApplicationSid)],
+    ['Uri', 'uri', `${accountUri(c.accountSid)}/Clients/${c.sid}.json`],
   ];
 }
 

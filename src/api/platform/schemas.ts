@@ -137,6 +137,30 @@ export const Application = z
   })
   .meta({ id: 'Application', description: 'An application' });
 
+export const Client = z
+  .object({
+    sid: z.string(),
+    date_created: rfc2822,
+    date_updated: rfc2822,
+    account_sid: z.string(),
+    api_version: z.string(),
+    friendly_name: z.string(),
+    login: z.string().describe('What the softphone registers as, and is called by (`client:<login>`)'),
+    status: z.enum(['active', 'inactive']).describe('Only an active client may register'),
+    voice_url: orEmpty('Where calls the client places are to be answered from'),
+    voice_method: z.enum(['GET', 'POST']),
+    voice_fallback_url: orEmpty('Fallback of voice_url'),
+    voice_fallback_method: z.enum(['GET', 'POST']),
+    voice_application_sid: orEmpty('An application answering instead of voice_url'),
+    uri,
+  })
+  .meta({
+    id: 'Client',
+    description: 'A client (softphone user); its password is never answered (extension)',
+  });
+
+export const ClientList = pageOf('ClientList', 'clients', Client);
+
 export const Account = z
   .object({
     sid: z.string(),

@@ -5,7 +5,7 @@ import type { PlatformEnv } from './context.js';
 export const TWILIO_API_VERSION = '2010-04-01';
 
 /** Collections a POST creates in (answered 201, as Twilio does). */
-const CREATED_BY_POST = /\/Accounts\/[^/]+\/Calls(\.json|\.xml)?$/;
+const CREATED_BY_POST = /\/Accounts\/[^/]+\/(Calls|Clients)(\.json|\.xml)?$/;
 
 const isLinkKey = (key: string) => key === 'uri' || key.endsWith('_uri');
 

@@ -1,5 +1,7 @@
 import net from 'node:net';
 import { InvalidArgumentError, type Option } from 'commander';
+import { type ClientDirectory, openClientDirectory } from '../../store/client-directory.js';
+import type { Store } from '../../store/ports.js';
 import { envOption } from '../env-option.js';
 import { type ServeSipPeerOptions, serveSipPeerOptions } from './serve-sip-peers.js';
 
@@ -55,4 +57,19 @@ export function serveSipOptions(): Option[] {
     ).argParser(publicAddress),
     ...serveSipPeerOptions(),
   ];
+}
+
+/**
+ * The clients softphones register as (`startSipService({ clients })`): the store's active
+ * clients of active accounts, reloaded after every write through the API and every 5 s (other nodes' writes).
+ */
+export function sipClientDirectory(
+  store: Store,
+  log: { warn(detail: object, message: string): void },
+): Promise<ClientDirectory> {
+  return openClientDirectory(store.clients, {
+    accounts: store.accounts,
+    onError: (err) =>
+      log.warn({ err }, 'reloading the SIP clients failed; the last ones loaded stay in force'),
+  });
 }

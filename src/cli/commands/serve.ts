@@ -9,6 +9,7 @@ import { ensureAccount } from '../../api/server.js';
 import { type ClusterBackends, openClusterBackends } from '../../cluster/backends.js';
 import { redactUrl } from '../../engine/fetcher.js';
 import type { CallRecord } from '../../engine/records.js';
+import type { ClientDirectory } from '../../store/client-directory.js';
 import { createDatabaseIfAbsent } from '../../store/postgres/create-database.js';
 import { lockDataDirectory } from '../../store/sqlite/lock.js';
 import { openSqliteStore } from '../../store/sqlite/open.js';
@@ -28,7 +29,7 @@ import {
   scheduleRetention,
   serveOpsOptions,
 } from './serve-ops.js';
-import { type ServeSipOptions, serveSipOptions } from './serve-sip.js';
+import { type ServeSipOptions, serveSipOptions, sipClientDirectory } from './serve-sip.js';
 import { sipPeerOptionsProblem, sipPeerServiceOptions, sipSourcesNote } from './serve-sip-peers.js';
 import { openServiceStores, type ServiceStores } from './serve-stores.js';
 
@@ -338,9 +339,11 @@ export function registerServe(program: Command): void {
     let ensured: Awaited<ReturnType<typeof ensureAccount>>;
     // Designer, Call Queuing and enterprise records: in PostgreSQL with the others when given.
     let services: ServiceStores;
+    let clients: ClientDirectory | undefined;
     try {
       ensured = await ensureAccount(store, { sid: options.accountSid, authToken: options.authToken });
       services = await openServiceStores(options.data, cluster?.store);
+      clients = options.sip ? await sipClientDirectory(store, log) : undefined;
     } catch (err) {
       await store.close();
       await cluster?.close();
@@ -350,7 +353,8 @@ export function registerServe(program: Command): void {
     // the engine); until then, and for other targets, the simulated parties answer as before.
     const late = options.sip ? deferredTelephony() : undefined;
     const server = await startEngineServer({
-      store,
+      // With --sip, the API writes clients through the registrar's directory (it reloads).
+      store: clients ? { ...store, clients: clients.repository } : store,
       host: options.host,
       port: options.port,
       baseUrl: options.baseUrl,
@@ -395,6 +399,7 @@ export function registerServe(program: Command): void {
         await server.close(closeOptions);
         await sip?.close();
       } finally {
+        clients?.close();
         await cluster?.close();
         lock?.release();
       }
@@ -458,6 +463,7 @@ export function registerServe(program: Command): void {
           // Outgoing INVITEs obey the same egress policy as webhooks.
           egress: egress.policy,
           ...sipPeerServiceOptions(options),
+          clients,
           onWarning: (message, detail) => log.warn(detail, message),
         });
         sip = service;

@@ -131,6 +131,19 @@ export const PG_MIGRATIONS: ReadonlyArray<PgMigrationStep> = [
       CREATE INDEX calls_live_owner ON calls (owner_node) WHERE live;
     `,
   },
+  {
+    version: 5,
+    name: 'clients',
+    // A login is unique within its account: the index refuses a second one in any race.
+    sql: `
+      CREATE TABLE clients (
+        sid text COLLATE "C" PRIMARY KEY, account_sid text COLLATE "C" NOT NULL,
+        login text COLLATE "C" NOT NULL, friendly_name text COLLATE "C" NOT NULL,
+        date_created bigint NOT NULL, data text NOT NULL);
+      CREATE UNIQUE INDEX clients_login ON clients (account_sid, login);
+      CREATE INDEX clients_account_created ON clients (account_sid, date_created, sid);
+    `,
+  },
 ];
 
 /** The platform's records. */

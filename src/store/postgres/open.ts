@@ -5,6 +5,7 @@ import { closeInterruptedCalls } from '../recover.js';
 import type { Prunable } from '../retention.js';
 import { randomSid, type SidFactory } from '../sid.js';
 import { postgresCalls } from './calls.js';
+import { postgresClients } from './clients.js';
 import { postgresConferences } from './conferences.js';
 import type { PostgresConnection } from './connection.js';
 import { advanceEpoch, checkEpoch, claimEpoch, currentEpoch, FencedError, type NodeEpoch } from './leases.js';
@@ -191,6 +192,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     notifications: postgresNotifications(db, writer),
     applications: postgresApplications(db, writer),
     conferences: postgresConferences(db, writer, node),
+    clients: postgresClients(db, writer),
     writes: writer,
     close: () => {
       closing ??= writer.settled().then(() => {

@@ -109,6 +109,18 @@ export const MIGRATIONS: ReadonlyArray<{
       CREATE INDEX conferences_live ON conferences (status) WHERE status <> 'completed';
     `,
   },
+  {
+    version: 5,
+    name: 'clients',
+    // A login is unique within its account: the index refuses a second one in any race.
+    sql: `
+      CREATE TABLE clients (
+        sid TEXT PRIMARY KEY, account_sid TEXT NOT NULL, login TEXT NOT NULL,
+        friendly_name TEXT NOT NULL, date_created INTEGER NOT NULL, data TEXT NOT NULL);
+      CREATE UNIQUE INDEX clients_login ON clients (account_sid, login);
+      CREATE INDEX clients_account_created ON clients (account_sid, date_created, sid);
+    `,
+  },
 ];
 
 /** Applies every migration the database has not seen yet; returns the versions applied. */

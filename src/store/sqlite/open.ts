@@ -6,6 +6,7 @@ import type { Prunable } from '../retention.js';
 import { randomSid, type SidFactory } from '../sid.js';
 import type { WriteQueueOptions } from '../write-queue.js';
 import { sqliteCalls } from './calls.js';
+import { sqliteClients } from './clients.js';
 import { sqliteConferences } from './conferences.js';
 import { openDatabase } from './driver.js';
 import { migrate } from './migrations.js';
@@ -79,6 +80,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     notifications: sqliteNotifications(db, writer),
     applications: sqliteApplications(db, writer),
     conferences: sqliteConferences(db, writer),
+    clients: sqliteClients(db, writer),
     pruneBatch: sqlitePruner(db, options.dir, calls.removed),
     writes: writer,
     close: async () => {

@@ -46,11 +46,14 @@ export class Registrar {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The live binding of `login` for `accountSid`'s calls, if any. */
+  /**
+   * The live binding of `login` for `accountSid`'s calls, if any: only while the client is still
+   * in the directory (a client deleted or made inactive is no longer called).
+   */
   lookup(login: string, accountSid: string): SipBinding | undefined {
     const binding = this.bindings.get(login);
-    if (!binding || binding.expires <= this.now()) return undefined;
-    return binding.accountSid === accountSid ? binding : undefined;
+    if (!binding || binding.expires <= this.now() || binding.accountSid !== accountSid) return undefined;
+    return this.directory.clientsOf(login).some((c) => c.accountSid === accountSid) ? binding : undefined;
   }
 
   /** The answer to a REGISTER. */

@@ -26,10 +26,11 @@ function register(login: string, contact: string, expires?: string, authorizatio
 
 describe('registrar', () => {
   let now = 1_000_000;
+  let aliceKnown = true;
   const registrar = new Registrar(
     {
       clientsOf: (login) =>
-        login === 'alice'
+        login === 'alice' && aliceKnown
           ? [{ accountSid: 'AC1', password: 'pw' }]
           : login === 'twin'
             ? [
@@ -64,6 +65,14 @@ describe('registrar', () => {
     expect(registrar.lookup('alice', 'AC2')).toBeUndefined();
     now += 3600_000;
     expect(registrar.lookup('alice', 'AC1')).toBeUndefined();
+  });
+
+  it('stops calling a binding once its client leaves the directory (deleted, made inactive)', () => {
+    expect(signed('alice', '<sip:alice@10.0.0.5:5062>', '600').status).toBe(200);
+    aliceKnown = false;
+    expect(registrar.lookup('alice', 'AC1')).toBeUndefined();
+    aliceKnown = true;
+    expect(registrar.lookup('alice', 'AC1')?.contact).toBe('sip:alice@10.0.0.5:5062');
   });
 
   it('takes the Contact expires parameter over the header, and 0 removes the binding', () => {

@@ -1,0 +1,111 @@
+/**
+ * Clients through `rcml serve --sip`: a client created over REST registers at once with its
+ * login and password (SIPp, digest), a call of `POST Calls To=client:<login>` reaches the
+ * Contact it registered; once the client is deleted over REST, calls to it fail.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { exitOf, startServeProcess } from '../support/serve-process.js';
+import { missingTools, runSipp } from '../support/sip-tools.js';
+import * as C from '../support/sipp-callee.js';
+import * as R from '../support/sipp-register.js';
+import * as S from '../support/sipp-scenarios.js';
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const fn of cleanups.splice(0).reverse()) await fn();
+});
+
+describe.skipIf(missingTools('sipp'))('rcml serve --sip with clients', () => {
+  it('registers a client created over REST and calls it as client:<login>; a deleted one is not called', async () => {
+    const docs: Server = createServer((_req, res) => {
+      res.setHeader('content-type', 'application/xml');
+      res.end('<Response><Hangup/></Response>');
+    });
+    await new Promise<void>((resolve) => docs.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => docs.close(resolve)));
+    const address = docs.address();
+    const voice = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/voice`;
+    const data = mkdtempSync(join(tmpdir(), 'rcml-serve-clients-'));
+    cleanups.push(() => rmSync(data, { recursive: true, force: true }));
+    const serve = await startServeProcess([
+      '--data',
+      data,
+      '--sip',
+      '127.0.0.1:0',
+      '--rtp-ports',
+      '36000-36099',
+    ]);
+    cleanups.push(async () => {
+      serve.child.kill('SIGTERM');
+      await exitOf(serve.child);
+    });
+    const sipPort = /sip: listening on udp\+tcp 127\.0\.0\.1:(\d+)/.exec(serve.out())?.[1];
+    const sid = /account sid: (AC[0-9a-f]{32})/.exec(serve.out())?.[1] as string;
+    const token = /auth token: ([0-9a-f]{32})/.exec(serve.out())?.[1] as string;
+    const root = `${serve.url}/platform/2012-04-24/Accounts/${sid}`;
+    const post = (path: string, fields: Record<string, string>) =>
+      fetch(`${root}${path}`, {
+        method: 'POST',
+        headers: { Authorization: `Basic ${Buffer.from(`${sid}:${token}`).toString('base64')}` },
+        body: new URLSearchParams(fields),
+      });
+    const created = await post('/Clients.json', { Login: 'alice', Password: 'alice-secret' });
+    expect(created.status).toBe(200);
+    const clientSid = ((await created.json()) as { sid: string }).sid;
+
+    const phonePort = 35000 + Math.floor(Math.random() * 400) * 2;
+    const phone = runSipp(S.scenario('phone', C.answering()), '127.0.0.1', {
+      port: phonePort,
+      keys: { sinkport: 9 },
+      extra: ['-timeout', '10s'],
+    });
+    const registered = await Promise.all(
+      [
+        ['alice', 'alice-secret', 200],
+        ['alice', 'wrong-secret', 403],
+      ].map(
+        ([user, password, final]) =>
+          runSipp(
+            S.scenario('register', R.registering(user as string, password as string, final as number)),
+            `127.0.0.1:${sipPort}`,
+            { keys: { contactport: phonePort }, extra: ['-timeout', '5s'] },
+          ).done,
+      ),
+    );
+    for (const run of registered) expect(run.code, run.messages).toBe(0);
+    const call = await post('/Calls.json', { From: '+15551111', To: 'client:alice', Url: voice });
+    expect(call.status).toBe(200);
+    const answered = await phone.done;
+    expect(answered.code, answered.messages.slice(-2000)).toBe(0);
+    expect(answered.messages).toMatch(
+      new RegExp(`^INVITE sip:alice@127\\.0\\.0\\.1:${phonePort} SIP/2\\.0`, 'm'),
+    );
+
+    // Deleted over REST: its binding no longer reaches it, and it cannot register again.
+    const auth = { Authorization: `Basic ${Buffer.from(`${sid}:${token}`).toString('base64')}` };
+    expect(
+      (await fetch(`${root}/Clients/${clientSid}.json`, { method: 'DELETE', headers: auth })).status,
+    ).toBe(204);
+    const again = await runSipp(
+      S.scenario('register', R.registering('alice', 'alice-secret', 403)),
+      `127.0.0.1:${sipPort}`,
+      { keys: { contactport: phonePort }, extra: ['-timeout', '5s'] },
+    ).done;
+    expect(again.code, again.messages).toBe(0);
+    const failed = (
+      (await (await post('/Calls.json', { From: '+15551111', To: 'client:alice', Url: voice })).json()) as {
+        sid: string;
+      }
+    ).sid;
+    let status = '';
+    for (let i = 0; i < 50 && status !== 'failed'; i++) {
+      const res = await fetch(`${root}/Calls/${failed}.json`, { headers: auth });
+      status = ((await res.json()) as { status: string }).status;
+    }
+    expect(status).toBe('failed');
+  }, 30_000);
+});
