@@ -1,5 +1,6 @@
 import { Accounts, Applications } from './resources/accounts.js';
 import { Calls } from './resources/calls.js';
+import { Clients } from './resources/clients.js';
 import { Conferences } from './resources/conferences.js';
 import { Gathers } from './resources/gathers.js';
 import { Notifications } from './resources/notifications.js';
@@ -21,6 +22,7 @@ export class RcmlClient {
   readonly notifications: Notifications;
   readonly gathers: Gathers;
   readonly applications: Applications;
+  readonly clients: Clients;
   readonly conferences: Conferences;
   readonly sim: Sim;
 
@@ -35,6 +37,7 @@ export class RcmlClient {
     this.notifications = new Notifications(t);
     this.gathers = new Gathers(t);
     this.applications = new Applications(t);
+    this.clients = new Clients(t);
     this.conferences = new Conferences(t);
     this.sim = new Sim(t);
   }

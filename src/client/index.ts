@@ -13,6 +13,7 @@ export type {
   ListCallsParams,
   UpdateCallParams,
 } from './resources/calls.js';
+export type { CreateClientParams, ListClientsParams, UpdateClientParams } from './resources/clients.js';
 export type {
   ConferenceHandle,
   ListConferencesParams,
@@ -29,6 +30,7 @@ export type {
   Account,
   Application,
   Call,
+  Client,
   Conference,
   DtmfGather,
   ErrorBody,

@@ -38,6 +38,7 @@ export type SpeechGather = Schemas['GatherSpeech'];
 export type Conference = Schemas['Conference'];
 export type Participant = Schemas['Participant'];
 export type Application = Schemas['Application'];
+export type Client = Schemas['Client'];
 /** The envelope of every list page (beside the list itself). */
 export type PageEnvelope = Schemas['PageEnvelope'];
 /** The API's error body. */
@@ -54,6 +55,8 @@ export type CreateCallForm = Form<'createCall'>;
 export type ModifyCallForm = Form<'updateCall'>;
 export type UpdateParticipantForm = Form<'updateParticipant'>;
 export type UpdateApplicationForm = Form<'updateApplication'>;
+export type CreateClientForm = Form<'createClient'>;
+export type UpdateClientForm = Form<'updateClient'>;
 export type SimCallForm = Form<'createSimCall'>;
 export type SimNumberForm = Form<'setSimNumber'>;
 
@@ -66,3 +69,4 @@ export type ListDtmfGathersQuery = Filters<'listDtmfGathers'>;
 export type ListSpeechGathersQuery = Filters<'listSpeechGathers'>;
 export type ListConferencesQuery = Filters<'listConferences'>;
 export type ListParticipantsQuery = Filters<'listParticipants'>;
+export type ListClientsQuery = Filters<'listClients'>;

@@ -205,4 +205,28 @@ describe('rcml-engine/client against rcml serve', () => {
     const empty = await failure(client.applications.update(applicationSid, { friendlyName: ' ' }));
     expect([empty.status, empty.parameter]).toEqual([400, 'FriendlyName']);
   });
+
+  it('creates, lists, updates and deletes SIP clients; the password never comes back', async () => {
+    const { client } = world;
+    const alice = await client.clients.create({
+      login: 'alice',
+      password: 'alice-secret-1',
+      friendlyName: 'Alice',
+    });
+    expect(alice).toMatchObject({ login: 'alice', friendly_name: 'Alice', status: 'active' });
+    expect(alice.sid).toMatch(/^CL[0-9a-f]{32}$/);
+    expect(JSON.stringify(alice)).not.toContain('alice-secret-1');
+
+    const taken = await failure(client.clients.create({ login: 'alice', password: 'another-secret' }));
+    expect([taken.status, taken.parameter]).toEqual([409, 'Login']);
+
+    const inactive = await client.clients.update(alice.sid, { status: 'inactive' });
+    expect([inactive.sid, inactive.status]).toEqual([alice.sid, 'inactive']);
+    expect((await client.clients.list({ login: 'alice' }).toArray()).map((c) => c.sid)).toEqual([alice.sid]);
+    expect((await client.clients.get(alice.sid)).status).toBe('inactive');
+
+    await client.clients.delete(alice.sid);
+    const gone = await failure(client.clients.get(alice.sid));
+    expect(gone.status).toBe(404);
+  });
 });
