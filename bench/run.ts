@@ -14,6 +14,7 @@ const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<voi
   { name: 'callqueue', load: () => import('./callqueue.js') },
   { name: 'load', load: () => import('./load.js') },
   { name: 'serve', load: () => import('./serve.js') },
+  { name: 'call-writes', load: () => import('./call-writes.js') },
   { name: 'security', load: () => import('./security.js') },
   { name: 'sip', load: () => import('./sip.js') },
 ];

@@ -98,21 +98,23 @@ describe('SQLite calls list', () => {
     const db = new Database(join(dir, 'rcml.sqlite'), { readonly: true });
     const q = (over: Partial<CallQuery>): CallQuery => ({ accountSid: 'A', offset: 0, limit: 50, ...over });
     const common: CallQuery[] = [
-      // Every sort of a whole account, both ways (To/From/DateCreated descending excepted:
-      // their ties are small groups that SQLite re-sorts on the fly).
+      // Every sort of a whole account, both ways (To/From/DateCreated/Duration descending
+      // excepted: their ties are small groups that SQLite re-sorts on the fly).
       ...SORTS.flatMap((by) => [
         q({ sort: { by, order: 'asc' } }),
         q({ sort: { by, order: 'desc' } }),
-      ]).filter((x) => x.sort?.order === 'asc' || !['to', 'from', 'dateCreated'].includes(x.sort?.by ?? '')),
+      ]).filter(
+        (x) =>
+          x.sort?.order === 'asc' || !['to', 'from', 'dateCreated', 'duration'].includes(x.sort?.by ?? ''),
+      ),
       // Each equality filter in the default order.
       q({ to: '+1' }),
       q({ from: '+1' }),
       q({ status: 'busy' }),
       q({ parentCallSid: 'CA1' }),
-      // A number's calls by duration, both ways.
-      ...(['to', 'from'] as const).flatMap((f) =>
-        (['asc', 'desc'] as const).map((order) => q({ [f]: '+1', sort: { by: 'duration', order } })),
-      ),
+      // A number's calls by duration.
+      q({ to: '+1', sort: { by: 'duration', order: 'asc' } }),
+      q({ from: '+1', sort: { by: 'duration', order: 'asc' } }),
     ];
     for (const query of common) {
       const { keys, count } = plans(db, query);
@@ -121,6 +123,76 @@ describe('SQLite calls list', () => {
       expect(count.join('\n'), JSON.stringify(query)).toMatch(/COVERING INDEX/);
     }
     db.close();
+  });
+
+  it('reads every list off an index, never the whole table, re-sorting at most groups of ties', async () => {
+    const dir = tempDir();
+    await (await openSqliteStore({ dir })).close();
+    const db = new Database(join(dir, 'rcml.sqlite'), { readonly: true });
+    for (const filters of filterSets()) {
+      for (const by of SORTS) {
+        for (const order of ['asc', 'desc'] as const) {
+          const query: CallQuery = { accountSid: 'A', ...filters, sort: { by, order }, offset: 0, limit: 50 };
+          const { keys, count } = plans(db, query);
+          const label = JSON.stringify(query);
+          expect(keys[0], label).toMatch(/^SEARCH calls USING (COVERING )?INDEX calls_\w+ \(account_sid=\?/);
+          // A sort of the whole result reads every matching row before the first page: only
+          // after a filter that narrows the account (a number, a parent, a time range).
+          const narrowed = ['to', 'from', 'parentCallSid', 'startedFrom', 'endedTo'].some(
+            (f) => f in filters,
+          );
+          const sorts = narrowed
+            ? /^USE TEMP B-TREE FOR /
+            : /^USE TEMP B-TREE FOR (RIGHT PART|LAST( \d+)? TERMS?) OF /;
+          for (const line of keys.slice(1)) expect(line, label).toMatch(sorts);
+          const counted = count.filter((line) => / calls /.test(`${line} `));
+          expect(counted, label).toHaveLength(1);
+          expect(counted[0], label).toMatch(
+            /^SEARCH calls USING (COVERING )?INDEX calls_\w+ \(account_sid=\?/,
+          );
+        }
+      }
+    }
+    db.close();
+  });
+
+  it('drops the descending duration copies from an existing database, its lists unchanged', async () => {
+    const dir = tempDir();
+    const db = new Database(join(dir, 'rcml.sqlite'));
+    db.exec(
+      'CREATE TABLE migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+    );
+    for (const m of MIGRATIONS.filter((s) => s.version < 6)) {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO migrations VALUES (?, ?, 0)').run(m.version, m.name);
+    }
+    db.close();
+    const before = await openSqliteStore({ dir });
+    const calls = Array.from({ length: 12 }, (_, i) => call(i, { to: '+3', duration: i % 4 }));
+    await before.calls.putMany(calls);
+    await before.close();
+    const s = await openSqliteStore({ dir });
+    const page = await s.calls.list({
+      accountSid: ACCOUNT_A,
+      to: '+3',
+      sort: { by: 'duration', order: 'desc' },
+      offset: 0,
+      limit: 5,
+    });
+    await s.close();
+    const expected = [...calls].sort(
+      (a, b) =>
+        (b.duration ?? 0) - (a.duration ?? 0) || a.dateCreated - b.dateCreated || (a.sid < b.sid ? -1 : 1),
+    );
+    expect(page.items.map((c) => c.sid)).toEqual(expected.slice(0, 5).map((c) => c.sid));
+    const check = new Database(join(dir, 'rcml.sqlite'), { readonly: true });
+    const names = check
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'calls'")
+      .pluck()
+      .all();
+    check.close();
+    expect(names).not.toContain('calls_duration_desc');
+    expect(names).toContain('calls_duration');
   });
 
   it('upgrades a version 1 database, keeping its calls', async () => {

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { authTokenMatches, rotateAuthToken } from '../../src/store/credentials.js';
 import { INTERRUPTED_CALL_CODE } from '../../src/store/recover.js';
 import { sequentialSids } from '../../src/store/sid.js';
+import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
 import { ACCOUNT_A, account, call, recording, tokenOf, wav } from './fixtures.js';
 
@@ -56,13 +57,9 @@ describe('SQLite store', () => {
     await s.close();
     const db = new Database(join(dir, 'rcml.sqlite'), { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.prepare('SELECT version FROM migrations').all()).toEqual([
-      { version: 1 },
-      { version: 2 },
-      { version: 3 },
-      { version: 4 },
-      { version: 5 },
-    ]);
+    expect(db.prepare('SELECT version FROM migrations ORDER BY version').all()).toEqual(
+      MIGRATIONS.map((m) => ({ version: m.version })),
+    );
     db.close();
   });
 

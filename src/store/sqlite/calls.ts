@@ -16,7 +16,7 @@ const SORT_COLUMNS: Record<CallSortKey, string> = {
   duration: 'duration',
 };
 
-/** The index that walks a whole account in each sort order (see migration 2). */
+/** The index that walks a whole account in each sort order (see migrations 2 and 6). */
 function sortIndex(by: CallSortKey, desc: boolean): string {
   switch (by) {
     case 'dateCreated':
@@ -30,7 +30,7 @@ function sortIndex(by: CallSortKey, desc: boolean): string {
     case 'direction':
       return desc ? 'calls_direction_desc' : 'calls_direction';
     case 'duration':
-      return desc ? 'calls_duration_desc' : 'calls_duration';
+      return 'calls_duration';
   }
 }
 
@@ -45,7 +45,7 @@ export function callIndexFor(q: CallQuery): string {
   const by = q.sort?.by ?? 'dateCreated';
   const desc = q.sort?.order === 'desc';
   if (q.parentCallSid !== undefined) return 'calls_parent_created';
-  const byDuration = by === 'duration' ? (desc ? '_duration_desc' : '_duration') : '';
+  const byDuration = by === 'duration' ? '_duration' : '';
   if (q.to !== undefined) return `calls_to${byDuration}`;
   if (q.from !== undefined) return `calls_from${byDuration}`;
   if (q.status !== undefined && (by === 'dateCreated' || by === 'status')) return 'calls_status';
