@@ -11,8 +11,9 @@ import type {
   RecordOptions,
 } from '../engine/ports/call-line.js';
 import type { CallStatus } from '../engine/records.js';
-import { CALL_RATE, decodeWav, encodeWav } from './audio/decode.js';
-import { beep, silence } from './audio/tones.js';
+import { CALL_RATE, encodeWav } from './audio/decode.js';
+import { sourcePcm } from './audio/source-pcm.js';
+import { beep } from './audio/tones.js';
 import type { MediaChannel } from './media/host.js';
 import type { MediaCall } from './media-call.js';
 import type { TextToSpeech } from './tts/port.js';
@@ -108,7 +109,7 @@ export class SipCallLine implements CallLine {
 
   play(source: MediaSource, done: (outcome: PlayOutcome) => void): MediaHandle {
     const abort = new AbortController();
-    void this.audioOf(source).then(
+    void sourcePcm(source, this.tts, 'Play', this.decoded).then(
       async (pcm) => {
         if (abort.signal.aborted) return;
         const stopped = await this.playPcm(pcm, abort.signal, keyOf(source));
@@ -186,29 +187,6 @@ export class SipCallLine implements CallLine {
   prepare(sources: readonly MediaSource[]): void {
     for (const source of sources) {
       if (source.kind === 'speech') this.tts.synthesize(source).catch(() => {});
-    }
-  }
-
-  /** The 8 kHz PCM of a source. */
-  private async audioOf(source: MediaSource): Promise<Int16Array> {
-    switch (source.kind) {
-      case 'speech':
-        return this.tts.synthesize(source);
-      case 'audio': {
-        if (!source.bytes) throw new Error(`Play: no audio fetched for ${source.url}`);
-        let pcm = this.decoded.get(source.url);
-        if (!pcm) {
-          pcm = decodeWav(source.bytes);
-          this.decoded.set(source.url, pcm);
-        }
-        return pcm;
-      }
-      case 'silence':
-        return silence(source.seconds);
-      case 'beep':
-        return beep(source.seconds);
-      case 'digits':
-        return silence(source.digits.length * 0.1);
     }
   }
 

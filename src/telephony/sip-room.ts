@@ -1,28 +1,10 @@
 import type { CallLine, MediaHandle, MediaSource, PlayOutcome } from '../engine/ports/call-line.js';
 import type { ConferenceMixer } from '../engine/ports/telephony.js';
-import { decodeWav } from './audio/decode.js';
-import { beep, silence } from './audio/tones.js';
+import { sourcePcm } from './audio/source-pcm.js';
 import type { MediaChannel, MediaHost } from './media/host.js';
 import type { MediaRoom } from './media/room-channel.js';
 import { SipCallLine } from './sip-line.js';
 import type { TextToSpeech } from './tts/port.js';
-
-/** The 8 kHz PCM of a source played to a whole room (entry and exit beeps, announcements). */
-async function pcmOf(source: MediaSource, tts: TextToSpeech): Promise<Int16Array> {
-  switch (source.kind) {
-    case 'speech':
-      return tts.synthesize(source);
-    case 'audio':
-      if (!source.bytes) throw new Error(`conference play: no audio fetched for ${source.url}`);
-      return decodeWav(source.bytes);
-    case 'silence':
-      return silence(source.seconds);
-    case 'beep':
-      return beep(source.seconds);
-    case 'digits':
-      return silence(source.digits.length * 0.1);
-  }
-}
 
 /** A member as the engine joined it: muted or not, and its channel once its media is open. */
 interface Seat {
@@ -81,7 +63,7 @@ export class SipConferenceMixer implements ConferenceMixer {
 
   play(source: MediaSource, done: (outcome: PlayOutcome) => void): MediaHandle {
     const abort = new AbortController();
-    pcmOf(source, this.tts)
+    sourcePcm(source, this.tts, 'conference play')
       .then(async (pcm) => {
         if (abort.signal.aborted || this.isClosed) return;
         const stopped = await this.mediaRoom().play(pcm, 1, abort.signal);
