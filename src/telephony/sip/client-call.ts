@@ -1,10 +1,11 @@
 import { parseNameAddr, parseSipUri } from './address.js';
 import { Dialog, hostPort, type LocalAddress, refuseInDialog, responseTo, T1, token } from './dialog.js';
 import { sendFinalAnswer } from './final-answer.js';
+import { ALLOWED_METHODS, answerOtherInDialog } from './in-dialog.js';
 import { authenticatedInvite } from './invite-auth.js';
 import { cseqOf, headerOf, type SipHeaders, type SipRequest, type SipResponse } from './message.js';
 import { type ReinviteWire, sendReinvite } from './reinvite.js';
-import { branchOf, dtmfOfInfo } from './server-call.js';
+import { branchOf } from './server-call.js';
 import type { SipPeer } from './transport.js';
 
 /** What the endpoint lends an outgoing call: sending, its own address, and forgetting the call. */
@@ -114,7 +115,7 @@ export class ClientCall {
           'contact',
           `<sip:rcml@${hostPort(local)}${request.peer.transport === 'tcp' ? ';transport=tcp' : ''}>`,
         ],
-        ['allow', 'INVITE, ACK, CANCEL, BYE, INFO, OPTIONS, UPDATE'],
+        ['allow', ALLOWED_METHODS],
         ['user-agent', 'rcml-engine'],
         ...request.headers,
         ['content-type', 'application/sdp'],
@@ -271,17 +272,12 @@ export class ClientCall {
         );
         return;
       }
-      case 'INFO': {
-        this.wire.send(responseTo(request, 200), peer);
-        const key = dtmfOfInfo(headerOf(request.headers, 'content-type'), request.body);
-        if (key) this.events?.digit(key);
-        return;
-      }
-      case 'OPTIONS':
-        this.wire.send(responseTo(request, 200), peer);
-        return;
       default:
-        this.wire.send(responseTo(request, 501), peer);
+        answerOtherInDialog(
+          request,
+          (response) => this.wire.send(response, peer),
+          (key) => this.events?.digit(key),
+        );
     }
   }
 

@@ -1,6 +1,7 @@
 import { parseNameAddr } from './address.js';
 import { ClientCall, type ClientCallRequest, type ClientWire } from './client-call.js';
 import { type LocalAddress, responseTo, T1, T2 } from './dialog.js';
+import { ALLOWED_METHODS } from './in-dialog.js';
 import {
   cseqOf,
   headerOf,
@@ -214,10 +215,7 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
       return;
     }
     if (method === 'OPTIONS') {
-      send(
-        responseTo(request, 200, { headers: [['allow', 'INVITE, ACK, CANCEL, BYE, INFO, OPTIONS, UPDATE']] }),
-        peer,
-      );
+      send(responseTo(request, 200, { headers: [['allow', ALLOWED_METHODS]] }), peer);
       return;
     }
     // BYE, INFO... outside any dialog of ours.

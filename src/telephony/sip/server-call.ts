@@ -1,6 +1,7 @@
 import { parseNameAddr, parseSipUri } from './address.js';
 import { Dialog, hostPort, type LocalAddress, refuseInDialog, responseTo, token } from './dialog.js';
 import { sendFinalAnswer } from './final-answer.js';
+import { ALLOWED_METHODS, answerOtherInDialog } from './in-dialog.js';
 import { cseqOf, headerOf, type SipRequest, type SipResponse } from './message.js';
 import { type ReinviteWire, sendReinvite } from './reinvite.js';
 import type { Negotiated } from './sdp.js';
@@ -105,7 +106,7 @@ export class ServerCall {
       toTag: this.localTag,
       contact: this.contact(),
       body: sdp,
-      headers: [['allow', 'INVITE, ACK, CANCEL, BYE, INFO, OPTIONS, UPDATE']],
+      headers: [['allow', ALLOWED_METHODS]],
     });
     this.awaitingAck = cseqOf(this.invite).seq;
     this.sendFinal(ok, () => {
@@ -237,22 +238,12 @@ export class ServerCall {
         });
         return;
       }
-      case 'INFO': {
-        this.wire.send(responseTo(request, 200), peer);
-        const key = dtmfOfInfo(headerOf(request.headers, 'content-type'), request.body);
-        if (key) this.events?.digit(key);
-        return;
-      }
-      case 'OPTIONS':
-        this.wire.send(
-          responseTo(request, 200, {
-            headers: [['allow', 'INVITE, ACK, CANCEL, BYE, INFO, OPTIONS, UPDATE']],
-          }),
-          peer,
-        );
-        return;
       default:
-        this.wire.send(responseTo(request, 501), peer);
+        answerOtherInDialog(
+          request,
+          (response) => this.wire.send(response, peer),
+          (key) => this.events?.digit(key),
+        );
     }
   }
 
@@ -293,18 +284,4 @@ export class ServerCall {
 export function branchOf(request: SipRequest | SipResponse): string {
   const via = headerOf(request.headers, 'via') ?? '';
   return /;\s*branch=([^;\s,]+)/i.exec(via)?.[1] ?? '';
-}
-
-const DTMF_KEYS = '0123456789*#ABCD';
-
-/** The key of a SIP INFO digit: `Signal=5` (dtmf-relay) or a bare `5` (application/dtmf). */
-export function dtmfOfInfo(contentType: string | undefined, body: string): string | undefined {
-  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
-  let value: string | undefined;
-  if (type === 'application/dtmf-relay') value = /^\s*signal\s*=\s*(\S+)\s*$/im.exec(body)?.[1];
-  else if (type === 'application/dtmf') value = body.trim();
-  if (value === undefined) return undefined;
-  if (/^\d+$/.test(value) && Number(value) >= 10 && Number(value) <= 15) return DTMF_KEYS[Number(value)];
-  const key = value.toUpperCase();
-  return key.length === 1 && DTMF_KEYS.includes(key) ? key : undefined;
 }
