@@ -17,6 +17,17 @@ import { importQuery } from './archive.js';
 import { buildQuery } from './build.js';
 import { SERVICE_PATH } from './context.js';
 import {
+  badInput,
+  filenameQuery,
+  invalidStructure,
+  mediaParams,
+  parameterParams,
+  sidParam,
+  tooLarge,
+  unknownApp,
+} from './openapi-common.js';
+import { platformDesignerRoutes } from './openapi-platform-designer.js';
+import {
   clearedLog,
   deletedApplication,
   deletedMedia,
@@ -32,29 +43,15 @@ import {
   designerProject,
   designerProjectInput,
   designerSettings,
-  designerStructureError,
   designerTemplateDetail,
   designerTemplateList,
   designerUpload,
 } from './openapi-schemas.js';
 import { createParameterBody, updateParameterBody } from './parameters.js';
-import { parameterValuesBody, renameQuery, webTriggerBody } from './platform-routes.js';
 import { createProjectQuery } from './projects.js';
 import { settingsBody } from './settings.js';
 
 const TAGS = ['Visual Designer'];
-const webTriggerInfo = z
-  .looseObject({ lanes: z.array(z.unknown()).nullish(), accessToken: z.string().nullish() })
-  .meta({ id: 'DesignerWebTrigger' });
-const sidParam = z.object({ sid: z.string().describe('Application sid (AP and 32 hex digits)') });
-const parameterParams = sidParam.extend({ name: z.string().describe('Parameter name') });
-const mediaParams = sidParam.extend({ filename: z.string().describe('File name, ending in .wav') });
-const filenameQuery = z.object({ filename: z.string().describe('File name, ending in .wav') });
-
-const badInput = platformError('A query parameter or body field is missing or malformed (named)');
-const unknownApp = platformError('No such application of the account');
-const invalidStructure = jsonAnswer(designerStructureError, 'The structure is invalid; nothing is saved');
-const tooLarge = platformError('The body exceeds its limit');
 const tooManyImports = platformError('The account or the service already runs as many imports as allowed');
 
 /** A route of the service: authenticated; writes may meet a store that cannot write. */
@@ -415,102 +412,7 @@ const untagged: UntaggedRoute[] = [
     },
     responses: controllerAnswers,
   },
-  {
-    method: 'post',
-    path: '/projects/{sid}',
-    operationId: 'saveDesignerProjectWithPost',
-    summary: "Replace the saved structure: the platform designer's verb for the same save as PUT",
-    request: { params: sidParam, body: jsonBody(designerProjectInput) },
-    responses: {
-      200: jsonAnswer(designerProject, 'The saved structure'),
-      400: platformError('Not JSON, or header.projectKind differs from the application kind'),
-      404: unknownApp,
-      413: tooLarge,
-      422: invalidStructure,
-    },
-  },
-  {
-    method: 'get',
-    path: '/projects/{sid}/info',
-    operationId: 'getDesignerProjectInfo',
-    summary: "The saved structure's header (the platform designer's info route)",
-    request: { params: sidParam },
-    responses: {
-      200: jsonAnswer(
-        z.looseObject({ version: z.string() }).meta({ id: 'DesignerProjectHeader' }),
-        'The header',
-      ),
-      404: unknownApp,
-    },
-  },
-  {
-    method: 'put',
-    path: '/projects/{sid}/parameters',
-    operationId: 'setDesignerParameterValues',
-    summary:
-      "Set the values of existing parameters by name (the platform designer's form; effective after a build)",
-    request: { params: sidParam, body: jsonBody(parameterValuesBody) },
-    responses: {
-      200: jsonAnswer(designerParameterList, 'Every parameter'),
-      400: badInput,
-      404: platformError('No such application, or a parameter it does not have'),
-      413: tooLarge,
-    },
-  },
-  {
-    method: 'put',
-    path: '/projects/{sid}/rename',
-    operationId: 'renameDesignerProject',
-    summary: 'Rename the application and its {api_root} record',
-    request: { params: sidParam, query: renameQuery },
-    responses: {
-      200: jsonAnswer(designerApplication, 'The renamed application'),
-      400: badInput,
-      404: unknownApp,
-      409: platformError('The account has an application of that name (duplicate-name)'),
-    },
-  },
-  {
-    method: 'put',
-    path: '/projects/{sid}/upgrade',
-    operationId: 'upgradeDesignerProject',
-    summary: 'Rebuild: saved structures are already in the current format',
-    request: { params: sidParam },
-    responses: {
-      200: jsonAnswer(
-        z
-          .object({ sid: z.string(), projectVersion: z.string(), version: z.number().int() })
-          .meta({ id: 'DesignerUpgrade' }),
-        'Rebuilt',
-      ),
-      404: unknownApp,
-      422: invalidStructure,
-    },
-  },
-  {
-    method: 'get',
-    path: '/projects/{sid}/cc',
-    operationId: 'getDesignerWebTrigger',
-    summary: "The web trigger settings (the platform designer's cc)",
-    request: { params: sidParam },
-    responses: {
-      200: jsonAnswer(webTriggerInfo, 'The settings'),
-      404: platformError('No such application, or no settings'),
-    },
-  },
-  {
-    method: 'post',
-    path: '/projects/{sid}/cc',
-    operationId: 'setDesignerWebTrigger',
-    summary: 'Store the web trigger settings (JSON null removes them)',
-    request: { params: sidParam, body: jsonBody(webTriggerBody) },
-    responses: {
-      200: jsonAnswer(webTriggerInfo.nullable(), 'The stored settings, or null'),
-      400: badInput,
-      404: unknownApp,
-      413: tooLarge,
-    },
-  },
+  ...platformDesignerRoutes,
 ];
 const routes = untagged.map(route);
 
