@@ -3,9 +3,9 @@ import { QueueError } from '../queue/errors.js';
 import type { AtomicArrival, LocatedMember, QueueStore } from '../queue/store.js';
 import type { QueueInfo, QueueMember, QueueSide, ServedStats } from '../queue/types.js';
 import { otherSide } from '../queue/types.js';
+import { ArrivalBatch } from './arrival-batch.js';
 import {
   ARRIVE,
-  ARRIVE_NAMED,
   DEQUEUE_HEAD,
   ENQUEUE,
   ENSURE_QUEUE,
@@ -57,7 +57,11 @@ export class RedisQueueStore implements QueueStore {
     // Loaded first on the connection, so every later EVALSHA on it finds its script: a call
     // sends its command at once, and a process's operations reach Redis in the order made.
     for (const lua of SCRIPTS) void redis.script('LOAD', lua).catch(() => undefined);
+    this.arrivals = new ArrivalBatch((lua, keys, args) => this.script(lua, keys, args), `${prefix}:`);
   }
+
+  /** Arrivals by name of the current tick, sent together (`arrival-batch.ts`). */
+  private readonly arrivals: ArrivalBatch;
 
   /** Queues as last parsed, by their JSON: an arrival's reply carries its queue's JSON each time. */
   private readonly parsed = new Map<string, QueueInfo>();
@@ -98,6 +102,7 @@ export class RedisQueueStore implements QueueStore {
   }
 
   async ensureQueue(candidate: QueueInfo): Promise<QueueInfo> {
+    this.arrivals.flush();
     const keys = [
       this.key('queue', candidate.sid),
       this.key('names', candidate.accountSid),
@@ -118,17 +123,20 @@ export class RedisQueueStore implements QueueStore {
   }
 
   async getQueue(queueSid: string): Promise<QueueInfo | undefined> {
+    this.arrivals.flush();
     const raw = await this.redis.get(this.key('queue', queueSid));
     return raw === null ? undefined : (JSON.parse(raw) as QueueInfo);
   }
 
   // A queue's lookup by name on its own: the matcher's arrivals look it up inside `arriveByName`.
   async findQueue(accountSid: string, name: string): Promise<QueueInfo | undefined> {
+    this.arrivals.flush();
     const raw = await this.script(FIND_QUEUE, [this.key('names', accountSid)], [name, this.key('queue', '')]);
     return raw === null ? undefined : (JSON.parse(raw as string) as QueueInfo);
   }
 
   async listQueues(accountSid: string): Promise<QueueInfo[]> {
+    this.arrivals.flush();
     const sids = await this.redis.zrange(this.key('order', accountSid), '0', '-1');
     if (sids.length === 0) return [];
     const raws = await this.redis.mget(...sids.map((s) => this.key('queue', s)));
@@ -136,11 +144,13 @@ export class RedisQueueStore implements QueueStore {
   }
 
   async setMaxSize(queueSid: string, maxSize: number): Promise<QueueInfo | undefined> {
+    this.arrivals.flush();
     const raw = await this.script(SET_MAX_SIZE, [this.key('queue', queueSid)], [maxSize]);
     return raw === null ? undefined : (JSON.parse(raw as string) as QueueInfo);
   }
 
   async enqueue(queueSid: string, member: QueueMember): Promise<number> {
+    this.arrivals.flush();
     const k = this.lineKeys(queueSid, member.side);
     try {
       return (await this.script(
@@ -154,6 +164,7 @@ export class RedisQueueStore implements QueueStore {
   }
 
   async dequeueHead(queueSid: string, side: QueueSide): Promise<QueueMember | undefined> {
+    this.arrivals.flush();
     const k = this.lineKeys(queueSid, side);
     try {
       const raw = await this.script(DEQUEUE_HEAD, [k.queue, k.line, k.members], []);
@@ -164,6 +175,7 @@ export class RedisQueueStore implements QueueStore {
   }
 
   async remove(queueSid: string, side: QueueSide, callSid: string): Promise<LocatedMember | undefined> {
+    this.arrivals.flush();
     const k = this.lineKeys(queueSid, side);
     try {
       const reply = (await this.script(REMOVE, [k.queue, k.line, k.members], [callSid])) as
@@ -176,6 +188,7 @@ export class RedisQueueStore implements QueueStore {
   }
 
   async position(queueSid: string, side: QueueSide, callSid: string): Promise<LocatedMember | undefined> {
+    this.arrivals.flush();
     const k = this.lineKeys(queueSid, side);
     const [[, exists], [, rank], [, raw]] = (await this.redis
       .multi()
@@ -189,6 +202,7 @@ export class RedisQueueStore implements QueueStore {
   }
 
   async size(queueSid: string, side: QueueSide): Promise<number> {
+    this.arrivals.flush();
     const k = this.lineKeys(queueSid, side);
     const [[, exists], [, size]] = (await this.redis.multi().exists(k.queue).zcard(k.line).exec()) as [
       [unknown, number],
@@ -199,6 +213,7 @@ export class RedisQueueStore implements QueueStore {
   }
 
   async list(queueSid: string, side: QueueSide): Promise<QueueMember[]> {
+    this.arrivals.flush();
     const k = this.lineKeys(queueSid, side);
     const sids = await this.redis.zrange(k.line, '0', '-1');
     if (sids.length === 0) return [];
@@ -207,6 +222,7 @@ export class RedisQueueStore implements QueueStore {
   }
 
   async recordServed(queueSid: string, side: QueueSide, waitMs: number): Promise<void> {
+    this.arrivals.flush();
     const served = this.key('served', queueSid);
     await this.redis
       .multi()
@@ -216,6 +232,7 @@ export class RedisQueueStore implements QueueStore {
   }
 
   async servedStats(queueSid: string, side: QueueSide): Promise<ServedStats> {
+    this.arrivals.flush();
     const [count, wait] = await this.redis.hmget(
       this.key('served', queueSid),
       `${side}:count`,
@@ -225,6 +242,7 @@ export class RedisQueueStore implements QueueStore {
   }
 
   async arrive(queueSid: string, member: QueueMember): Promise<AtomicArrival> {
+    this.arrivals.flush();
     const own = this.lineKeys(queueSid, member.side);
     const other = otherSide(member.side);
     const keys = [own.queue, own.line, this.key('line', queueSid, other), own.seq, own.members, own.served];
@@ -250,19 +268,14 @@ export class RedisQueueStore implements QueueStore {
   ): Promise<AtomicArrival | undefined> {
     let reply: Reply[];
     try {
-      reply = (await this.script(
-        ARRIVE_NAMED,
-        [this.key('names', accountSid)],
-        [
-          name,
-          member.callSid,
-          this.memberJson(member),
-          member.enqueuedAt,
-          member.side,
-          otherSide(member.side),
-          this.key(''),
-        ],
-      )) as Reply[];
+      reply = await this.arrivals.add(this.key('names', accountSid), [
+        name,
+        member.callSid,
+        this.memberJson(member),
+        member.enqueuedAt,
+        member.side,
+        otherSide(member.side),
+      ]);
     } catch (err) {
       translate(err, `named ${name}`, member.callSid);
     }

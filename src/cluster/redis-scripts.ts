@@ -109,23 +109,47 @@ return {'waiting', raw, size + 1}`;
 export const ARRIVE = `local K, A = KEYS, ARGV${ARRIVAL_BODY}`;
 
 /**
- * The whole arrival at a queue named in an account, looked up in the same step: one round trip
- * per arrival. KEYS: names. ARGV: name, callSid, member JSON, now, own side, other side, prefix
- * of keys (with its colon). -> {'no-queue'} when the account has no queue of that name (the
- * caller creates it, then arrives by sid), else as {@link ARRIVAL_BODY} with the queue's sid
- * appended to 'already-waiting'.
+ * An arrival at a queue named in an account, the queue looked up in the same step, as a Lua
+ * function: (names key, name, callSid, member JSON, now, own side, other side, prefix of keys
+ * with its colon) -> {'no-queue'} when the account has no queue of that name (the caller
+ * creates it, then arrives by sid), else as {@link ARRIVAL_BODY} with the queue's sid appended
+ * to 'already-waiting'.
  */
-export const ARRIVE_NAMED = `
-local sid = redis.call('HGET', KEYS[1], ARGV[1])
-if not sid then return {'no-queue'} end
-local P = ARGV[7]
-local K = {P .. 'queue:' .. sid, P .. 'line:' .. sid .. ':' .. ARGV[5], P .. 'line:' .. sid .. ':' .. ARGV[6],
-  P .. 'seq:' .. sid, P .. 'member:' .. sid, P .. 'served:' .. sid}
-local A = {ARGV[2], ARGV[3], ARGV[4], ARGV[6]}
-local function arrive()${ARRIVAL_BODY.replace(/\n/g, '\n  ')}
+const NAMED_ARRIVAL = `
+local function named(names, name, callSid, json, now, own, other, P)
+  local sid = redis.call('HGET', names, name)
+  if not sid then return {'no-queue'} end
+  local K = {P .. 'queue:' .. sid, P .. 'line:' .. sid .. ':' .. own, P .. 'line:' .. sid .. ':' .. other,
+    P .. 'seq:' .. sid, P .. 'member:' .. sid, P .. 'served:' .. sid}
+  local A = {callSid, json, now, other}
+  local function arrive()${ARRIVAL_BODY.replace(/\n/g, '\n    ')}
+  end
+  local out = arrive()
+  if type(out) == 'table' and out[1] == 'already-waiting' then out[2] = sid end
+  return out
+end`;
+
+/**
+ * One arrival by name: one round trip. KEYS: names. ARGV: name, callSid, member JSON, now, own
+ * side, other side, prefix of keys. Replies as {@link NAMED_ARRIVAL}.
+ */
+export const ARRIVE_NAMED = `${NAMED_ARRIVAL}
+return named(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7])`;
+
+/**
+ * Several arrivals by name, one after the other in one step (as many scripts back to back
+ * would): KEYS: each arrival's names key. ARGV: prefix of keys, then six per arrival (name,
+ * callSid, member JSON, now, own side, other side). -> one reply per arrival, as
+ * {@link ARRIVE_NAMED}'s, an error as {'error', message} (it fails that arrival alone).
+ */
+export const ARRIVE_NAMED_MANY = `${NAMED_ARRIVAL}
+local out = {}
+for i = 1, #KEYS do
+  local b = 1 + (i - 1) * 6
+  local r = named(KEYS[i], ARGV[b + 1], ARGV[b + 2], ARGV[b + 3], ARGV[b + 4], ARGV[b + 5], ARGV[b + 6], ARGV[1])
+  if r.err then r = {'error', r.err} end
+  out[i] = r
 end
-local out = arrive()
-if type(out) == 'table' and out[1] == 'already-waiting' then out[2] = sid end
 return out`;
 
 /** Every script of the queue store (loaded when a store opens on a connection). */
@@ -138,6 +162,7 @@ export const SCRIPTS = [
   REMOVE,
   ARRIVE,
   ARRIVE_NAMED,
+  ARRIVE_NAMED_MANY,
 ];
 
 const shas = new Map<string, string>();
