@@ -6,7 +6,8 @@
  * taken REPEATS times, interleaved with the others, and its median printed. Two loads: one hot queue, and
  * IN_FLIGHT queues; each process keeps IN_FLIGHT arrivals in flight (the store's atomic arrival
  * orders them, so the matcher does not hold one queue's arrivals back for each other). An
- * arrival is one script (the queue looked up by name in it): one round trip, as the floor's.
+ * arrival is one script (the queue looked up by name in it), and the arrivals a process makes
+ * in one tick go up to four per script (`src/cluster/arrival-batch.ts`).
  * Redis commands per arrival are counted (each is one round trip), the node CPU (user + system)
  * per arrival and per INCR is printed, and the load average beside each figure (the machine may
  * be shared). RCML_BENCH_CPU_PROF=<dir> runs the arrival processes with `node --cpu-prof`.
