@@ -22,6 +22,7 @@ import { Redis } from 'ioredis';
 import { RedisQueueStore } from '../src/cluster/redis-queue-store.js';
 import { QueueMatcher } from '../src/queue/matcher.js';
 import { seededQueueSids } from '../src/queue/sid.js';
+import { countCommands } from '../test/support/redis-commands.js';
 
 const REDIS_URL =
   process.env.RCML_BENCH_REDIS_URL ?? process.env.RCML_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -46,17 +47,6 @@ interface WorkerResult {
   cpuUs: number;
 }
 
-/** Counts the commands a connection sends (each is one round trip, pipelined or not). */
-function counted(redis: Redis): () => number {
-  let sent = 0;
-  const original = redis.sendCommand.bind(redis);
-  redis.sendCommand = ((...args: Parameters<Redis['sendCommand']>) => {
-    sent++;
-    return original(...args);
-  }) as Redis['sendCommand'];
-  return () => sent;
-}
-
 type Mode = 'incr' | 'queue' | 'queues';
 
 /** One node process: waits for "go" on stdin, runs `mode` for SECONDS, prints its counts. */
@@ -71,7 +61,7 @@ async function worker(mode: Mode, prefix: string): Promise<void> {
   // Creates the queues (and loads the scripts) before the clock starts.
   for (let n = 0; n < IN_FLIGHT; n++) await matcher.queue(ACCOUNT, queueOf(n));
   await redis.ping();
-  const commands = counted(redis);
+  const commands = countCommands(redis);
   process.stdout.write('ready\n');
   await new Promise((resolve) => process.stdin.once('data', resolve));
   const until = performance.now() + SECONDS * 1000;

@@ -11,6 +11,7 @@ import { QueueMatcher } from '../../src/queue/matcher.js';
 import { seededQueueSids } from '../../src/queue/sid.js';
 import type { QueueSide } from '../../src/queue/types.js';
 import { ACCOUNT } from '../queue/harness.js';
+import { countCommands } from '../support/redis-commands.js';
 import { REDIS_PREFIX, REDIS_URL, uniqueName } from '../support/services.js';
 
 const connections: Redis[] = [];
@@ -26,13 +27,7 @@ async function node(): Promise<{ store: RedisQueueStore; matcher: QueueMatcher; 
   const matcher = new QueueMatcher({ store, clock: () => 1_000, newSid: seededQueueSids(3) });
   for (const name of ['sales', 'support']) await matcher.queue(ACCOUNT, name);
   await redis.ping();
-  let sent = 0;
-  const original = redis.sendCommand.bind(redis);
-  redis.sendCommand = ((...args: Parameters<Redis['sendCommand']>) => {
-    sent++;
-    return original(...args);
-  }) as Redis['sendCommand'];
-  return { store, matcher, sent: () => sent };
+  return { store, matcher, sent: countCommands(redis) };
 }
 
 interface Arrival {

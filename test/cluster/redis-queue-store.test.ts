@@ -8,6 +8,7 @@ import { seededQueueSids } from '../../src/queue/sid.js';
 import type { QueueStore } from '../../src/queue/store.js';
 import type { QueueSide, QueueTicket } from '../../src/queue/types.js';
 import { ACCOUNT } from '../queue/harness.js';
+import { countCommands } from '../support/redis-commands.js';
 import { REDIS_PREFIX, REDIS_URL, uniqueName } from '../support/services.js';
 
 const connections: Redis[] = [];
@@ -213,17 +214,6 @@ describe.skipIf(!REDIS_URL)('Redis queue store', () => {
     );
   });
 });
-
-/** Counts the commands `redis` sends from now on (each one round trip). */
-function countCommands(redis: Redis): () => number {
-  let sent = 0;
-  const original = redis.sendCommand.bind(redis);
-  redis.sendCommand = ((...args: Parameters<Redis['sendCommand']>) => {
-    sent++;
-    return original(...args);
-  }) as Redis['sendCommand'];
-  return () => sent;
-}
 
 describe.skipIf(!REDIS_URL)('Redis queue store costs', () => {
   it('takes one round trip for an arrival', async () => {

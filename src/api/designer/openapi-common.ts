@@ -2,8 +2,8 @@
  * Pieces the Visual Designer service's OpenAPI routes share: path parameters and answers.
  */
 import { z } from 'zod';
-import { jsonAnswer, platformError } from '../http/openapi-kit.js';
-import { designerStructureError } from './openapi-schemas.js';
+import { jsonAnswer, jsonBody, platformError } from '../http/openapi-kit.js';
+import { designerProject, designerProjectInput, designerStructureError } from './openapi-schemas.js';
 
 export const webTriggerInfo = z
   .looseObject({ lanes: z.array(z.unknown()).nullish(), accessToken: z.string().nullish() })
@@ -20,3 +20,15 @@ export const invalidStructure = jsonAnswer(
   'The structure is invalid; nothing is saved',
 );
 export const tooLarge = platformError('The body exceeds its limit');
+
+/** A save of the whole structure (PUT, and the platform designer's POST): request and answers. */
+export const saveProject = {
+  request: { params: sidParam, body: jsonBody(designerProjectInput) },
+  responses: {
+    200: jsonAnswer(designerProject, 'The saved structure'),
+    400: platformError('Not JSON, or header.projectKind differs from the application kind'),
+    404: unknownApp,
+    413: tooLarge,
+    422: invalidStructure,
+  },
+};

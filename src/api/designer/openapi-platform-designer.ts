@@ -8,17 +8,13 @@ import { jsonAnswer, jsonBody, platformError, type UntaggedRoute } from '../http
 import {
   badInput,
   invalidStructure,
+  saveProject,
   sidParam,
   tooLarge,
   unknownApp,
   webTriggerInfo,
 } from './openapi-common.js';
-import {
-  designerApplication,
-  designerParameterList,
-  designerProject,
-  designerProjectInput,
-} from './openapi-schemas.js';
+import { designerApplication, designerParameterList } from './openapi-schemas.js';
 import { parameterValuesBody, renameQuery, webTriggerBody } from './platform-routes.js';
 
 export const platformDesignerRoutes: UntaggedRoute[] = [
@@ -27,14 +23,7 @@ export const platformDesignerRoutes: UntaggedRoute[] = [
     path: '/projects/{sid}',
     operationId: 'saveDesignerProjectWithPost',
     summary: "Replace the saved structure: the platform designer's verb for the same save as PUT",
-    request: { params: sidParam, body: jsonBody(designerProjectInput) },
-    responses: {
-      200: jsonAnswer(designerProject, 'The saved structure'),
-      400: platformError('Not JSON, or header.projectKind differs from the application kind'),
-      404: unknownApp,
-      413: tooLarge,
-      422: invalidStructure,
-    },
+    ...saveProject,
   },
   {
     method: 'get',
