@@ -1,5 +1,4 @@
-import { type Actor, createActor } from 'xstate';
-import { type CallHooks, callMachine, ringingCallMachine, type ScriptStart } from './call-machine.js';
+import { type CallHooks, CallMachine, type ScriptStart } from './call-machine.js';
 import { CallSlot } from './call-slot.js';
 import type { TimerHandle } from './clock/clock.js';
 import { iso } from './dates.js';
@@ -51,7 +50,7 @@ export interface CallSetup {
 const URL_WITH_CREDENTIALS = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i;
 
 /**
- * One live call: its record, its xstate actor, its line to the far end (see `CallLine`) and
+ * One live call: its record, its lifecycle machine, its line to the far end (see `CallLine`) and
  * the single pending wait of its script. The script is sequential, so one wait slot suffices
  * and no per-wait listeners exist.
  */
@@ -67,7 +66,7 @@ export class Call extends CallSlot implements CallHooks, CallLineEvents, CallInp
   /** The latest Dial leg of this call (`OutboundCallSid` of its requests from then on). */
   outboundCallSid: string | undefined;
   private mediaState: Readonly<MediaState> = PLAIN_MEDIA;
-  private actor: Actor<typeof callMachine> | null;
+  private machine: CallMachine | null;
   private attempt: DialAttempt | null = null;
   private endReason: LineEndReason | undefined;
   private first: ScriptStart | null;
@@ -97,12 +96,9 @@ export class Call extends CallSlot implements CallHooks, CallLineEvents, CallInp
       this.line = setup.line;
       setup.line.attach(this);
     }
-    // The parent gives every call of the engine one shared actor system on the engine clock.
+    // Inbound calls with a document to run ring (and run it) as soon as they start.
     const rings = !this.outbound && this.first !== null;
-    this.actor = createActor(rings ? ringingCallMachine : callMachine, {
-      input: this,
-      parent: rt.callParent,
-    });
+    this.machine = new CallMachine(this, rings ? 'ringing' : 'queued');
   }
 
   get media(): Readonly<MediaState> {
@@ -115,7 +111,7 @@ export class Call extends CallSlot implements CallHooks, CallLineEvents, CallInp
   }
 
   get ended(): boolean {
-    return this.actor === null;
+    return this.machine === null;
   }
 
   /** The call's requests, aborted when it ends; made on first use. */
@@ -130,7 +126,7 @@ export class Call extends CallSlot implements CallHooks, CallLineEvents, CallInp
     this.startActor();
     if (this.outbound) {
       this.setStatus('queued', 'initiated');
-      if (!this.actor) return;
+      if (!this.machine) return;
       const r = this.record;
       this.attempt = this.rt.telephony.dial(
         { to: r.to, from: r.from, headers: this.headers, timeout: this.ringTimeoutMs / 1000, call: r },
@@ -142,7 +138,7 @@ export class Call extends CallSlot implements CallHooks, CallLineEvents, CallInp
   private startActor(): void {
     if (this.started) return;
     this.started = true;
-    this.actor?.start();
+    this.machine?.start();
   }
 
   /** What the telephony tells of this call's dial attempt. */
@@ -155,9 +151,9 @@ export class Call extends CallSlot implements CallHooks, CallLineEvents, CallInp
   }
 
   private ringing(): void {
-    if (!this.actor) return;
-    this.actor.send({ type: 'RING' });
-    if (!this.actor || this.record.status !== 'ringing') return;
+    if (!this.machine) return;
+    this.machine.send({ type: 'RING' });
+    if (!this.machine || this.record.status !== 'ringing') return;
     this.ringTimer = this.rt.clock.setTimeout(() => {
       this.ringTimer = null;
       this.end('no-answer', 'timeout');
@@ -166,8 +162,8 @@ export class Call extends CallSlot implements CallHooks, CallLineEvents, CallInp
 
   private answeredBy(line: CallLine): void {
     // An answer with no ringing before it (a 200 OK straight away) rings first.
-    if (this.actor && this.record.status === 'queued') this.ringing();
-    if (!this.actor || this.record.status !== 'ringing') {
+    if (this.machine && this.record.status === 'queued') this.ringing();
+    if (!this.machine || this.record.status !== 'ringing') {
       line.end('canceled');
       return;
     }
@@ -184,12 +180,12 @@ export class Call extends CallSlot implements CallHooks, CallLineEvents, CallInp
 
   /** Answers the call (inbound: when its first answering verb runs). */
   answer(): void {
-    if (!this.actor || this.record.status === 'in-progress') return;
-    this.actor.send({ type: 'ANSWER' });
-    if (this.first && this.actor) {
+    if (!this.machine || this.record.status === 'in-progress') return;
+    this.machine.send({ type: 'ANSWER' });
+    if (this.first && this.machine) {
       const first = this.first;
       this.first = null;
-      this.actor.send({ type: 'RUN', start: first });
+      this.machine.send({ type: 'RUN', start: first });
     }
   }
 
@@ -198,14 +194,14 @@ export class Call extends CallSlot implements CallHooks, CallLineEvents, CallInp
    * script's waits are interrupted with `reason` (`replaced`, or `modified` for live modification).
    */
   run(start: ScriptStart, reason: InterruptReason = 'replaced'): void {
-    if (!this.actor) return;
+    if (!this.machine) return;
     if (this.outbound && this.record.status !== 'in-progress') {
       // Not answered yet: the new document runs when it is.
       this.first = start;
       return;
     }
     this.stopReason = reason;
-    this.actor.send({ type: 'RUN', start });
+    this.machine.send({ type: 'RUN', start });
     this.stopReason = 'replaced';
   }
 
@@ -214,7 +210,7 @@ export class Call extends CallSlot implements CallHooks, CallLineEvents, CallInp
    * running script keeps going; the end of this document leaves the call as it is.
    */
   runParallel(start: ScriptStart): void {
-    if (!this.actor) return;
+    if (!this.machine) return;
     this.parallel?.stop('modified');
     const script = this.rt.scripts(this, { ...start, onEnd: () => {} });
     this.parallel = script;
@@ -237,12 +233,12 @@ export class Call extends CallSlot implements CallHooks, CallLineEvents, CallInp
    * otherwise); `reason` tells the line more (Reject's `rejected`, an unknown number).
    */
   end(status: CallStatus, by: CallEndedBy = 'application', reason?: LineEndReason): void {
-    if (!this.actor) return;
+    if (!this.machine) return;
     this.record.endedBy ??= by;
     this.endReason ??= reason;
     // A call that never began (an unknown number) ends from `queued`.
     this.startActor();
-    this.actor?.send({ type: 'END', status });
+    this.machine?.send({ type: 'END', status });
   }
 
   /** The party hangs up: completed once answered, canceled while ringing. */
@@ -265,7 +261,7 @@ export class Call extends CallSlot implements CallHooks, CallLineEvents, CallInp
     this.setStatus('ringing', 'ringing');
     const first = this.first;
     this.first = null;
-    if (first && this.actor) this.startScript(first);
+    if (first && this.machine) this.startScript(first);
   }
 
   enteredInProgress(): void {
@@ -283,7 +279,7 @@ export class Call extends CallSlot implements CallHooks, CallLineEvents, CallInp
     const r = this.record;
     r.endTime = now;
     r.duration = r.startTime === undefined ? 0 : Math.ceil((now - r.startTime) / 1000);
-    this.actor = null;
+    this.machine = null;
     this.clearRingTimer();
     this.inputs = null;
     this.attempt?.cancel();

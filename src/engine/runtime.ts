@@ -1,7 +1,6 @@
-import type { AnyActorRef } from 'xstate';
 import type { HttpMethod, ParseResult } from '../rcml/model.js';
 import { parseRcml } from '../rcml/parse.js';
-import { type ScriptStart, startCallSystem } from './call-machine.js';
+import type { ScriptStart } from './call-machine.js';
 import type { Clock } from './clock/clock.js';
 import type { InterruptReason } from './errors.js';
 import { type BodyUse, type Fetcher, type FetchResult, type RequestScope, redactUrl } from './fetcher.js';
@@ -74,7 +73,6 @@ export class Runtime<C extends LiveCall = LiveCall> {
   /** How calls are placed and lines joined: the simulated parties unless the engine was given one. */
   telephony: Telephony = new SimulatedTelephony(this);
   private requestCount = 0;
-  private supervisor: AnyActorRef | null = null;
 
   constructor(
     readonly clock: Clock,
@@ -90,16 +88,6 @@ export class Runtime<C extends LiveCall = LiveCall> {
     /** Prepares the script of a call (see {@link ScriptFactory}). */
     readonly scripts: ScriptFactory<C>,
   ) {}
-
-  /** Parent of the call actors; started again after it reported a call's error. */
-  get callParent(): AnyActorRef {
-    let parent = this.supervisor;
-    if (parent?.getSnapshot().status !== 'active') {
-      parent = startCallSystem(this.clock);
-      this.supervisor = parent;
-    }
-    return parent;
-  }
 
   /**
    * Behaviour of the party at `address` on `call`: exact match, then without URI parameters,

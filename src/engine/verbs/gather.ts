@@ -103,7 +103,10 @@ async function collect(ctx: VerbContext, verb: Gather, result: GatherResult): Pr
       ctx.discardInput(next, 'keys not gathered');
       continue;
     }
-    for (const [i, key] of [...next.keys].entries()) {
+    // `i` counts code points, as the keys are iterated.
+    let i = -1;
+    for (const key of next.keys) {
+      i++;
       if (!DTMF_KEY.test(key)) continue;
       const rest = next.keys.slice(i + 1);
       if (finishOnKey && key === finishOnKey) return discardKeys(ctx, rest, 'after finishOnKey');
