@@ -1,7 +1,7 @@
 /**
- * The engine's time source. It implements xstate's clock interface (`setTimeout` /
- * `clearTimeout`), so the call machines' delayed transitions run on it too, and it tracks
- * in-flight I/O so a virtual clock never jumps ahead of a pending fetch or callback.
+ * The engine's time source: `setTimeout` / `clearTimeout` on its own time, for every timer of
+ * the engine (ring timeouts, waits, plays), and it tracks in-flight I/O so a virtual clock
+ * never jumps ahead of a pending fetch or callback.
  */
 export interface Clock {
   /** Current time, ms since the Unix epoch. */
