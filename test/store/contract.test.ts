@@ -79,6 +79,16 @@ describe.each(kinds)('%s store', (_name, open) => {
     await s.calls.put(call(1, { accountSid: ACCOUNT_B }));
     expect(await version(ACCOUNT_A)).not.toBe(a2);
     expect(await version(ACCOUNT_B)).not.toBe(b0);
+    // So does one no longer live, whose account only the stored row knows.
+    await s.calls.put(call(4, { status: 'completed' }));
+    const a3 = await version(ACCOUNT_A);
+    const b3 = await version(ACCOUNT_B);
+    const moved = s.calls.put(call(4, { status: 'completed', accountSid: ACCOUNT_B }));
+    expect(await version(ACCOUNT_A)).not.toBe(a3);
+    expect(await version(ACCOUNT_B)).not.toBe(b3);
+    await moved;
+    expect(await s.calls.get(ACCOUNT_A, call(4).sid)).toBeUndefined();
+    expect((await s.calls.get(ACCOUNT_B, call(4).sid))?.accountSid).toBe(ACCOUNT_B);
     await s.close();
   });
 

@@ -179,6 +179,10 @@ export function sqliteCalls(db: Database.Database, writer: WriteQueue<SqliteWrit
       from_addr = excluded.from_addr, to_addr = excluded.to_addr, status = excluded.status,
       live = excluded.live, date_created = excluded.date_created, start_time = excluded.start_time,
       end_time = excluded.end_time, duration = excluded.duration, data = excluded.data`);
+  const insertNew = db.prepare(`INSERT INTO calls (sid, ${COLUMNS.join(', ')}, data)
+    VALUES (${Array(COLUMNS.length + 2)
+      .fill('?')
+      .join(', ')}) ON CONFLICT (sid) DO NOTHING`);
   const getOne = db.prepare('SELECT data FROM calls WHERE sid = ? AND account_sid = ?').pluck();
   const liveRows = db.prepare('SELECT data FROM calls WHERE live = 1 ORDER BY date_created, sid').pluck();
 
@@ -211,14 +215,26 @@ export function sqliteCalls(db: Database.Database, writer: WriteQueue<SqliteWrit
   // not written again, and no query is needed to learn a live call's account.
   const live = new Map<string, Committed>();
 
-  const touched = (c: CallRecord) => {
-    const before =
-      queued.get(c.sid)?.record.accountSid ??
-      live.get(c.sid)?.accountSid ??
-      (accountOfSid.get(c.sid) as string | undefined);
+  // Writes of calls not live here, whose row (if any) may belong to another account: that is
+  // learnt when the write runs, not by a query of its own (a new call has no row). Until then a
+  // version read commits the queue first.
+  let unresolved = 0;
+
+  /** Moves the account's version on; false when the call's previous account is not known yet. */
+  const touched = (c: CallRecord): boolean => {
+    const before = queued.get(c.sid)?.record.accountSid ?? live.get(c.sid)?.accountSid;
     sequence++;
     versions.set(c.accountSid, sequence);
     if (before !== undefined && before !== c.accountSid) versions.set(before, sequence);
+    return before !== undefined;
+  };
+
+  /** Inserts a call with no committed row known here; one that exists is replaced. */
+  const insertOrReplace = (c: CallRecord, data: string, terminal: boolean) => {
+    if (insertNew.run(c.sid, ...rowOf(c, terminal), data).changes > 0) return;
+    const before = accountOfSid.get(c.sid) as string | undefined;
+    if (before !== undefined && before !== c.accountSid) versions.set(before, ++sequence);
+    upsertRow(c, data, terminal);
   };
 
   const upsertRow = (c: CallRecord, data: string, terminal: boolean) =>
@@ -264,7 +280,7 @@ export function sqliteCalls(db: Database.Database, writer: WriteQueue<SqliteWrit
   };
 
   const put = (c: CallRecord): Promise<void> => {
-    touched(c);
+    const known = touched(c);
     const held = queued.get(c.sid);
     if (held) {
       held.record = c;
@@ -273,6 +289,13 @@ export function sqliteCalls(db: Database.Database, writer: WriteQueue<SqliteWrit
     const entry = { record: c, done: Promise.resolve() };
     let written: Committed | undefined;
     let terminal = false;
+    let pending = !known;
+    if (pending) unresolved++;
+    const resolved = () => {
+      if (!pending) return;
+      pending = false;
+      unresolved--;
+    };
     entry.done = writes.write<void>({
       run: () => {
         if (queued.get(c.sid) === entry) queued.delete(c.sid);
@@ -284,14 +307,17 @@ export function sqliteCalls(db: Database.Database, writer: WriteQueue<SqliteWrit
         const before = live.get(record.sid);
         if (before?.data === data) return;
         if (before && updateRow(before.row, row, data, record.sid)) return;
-        upsertRow(record, data, terminal);
+        if (before) upsertRow(record, data, terminal);
+        else insertOrReplace(record, data, terminal);
       },
       committed: () => {
+        resolved();
         if (!written) return;
         if (terminal) live.delete(c.sid);
         else live.set(c.sid, written);
       },
     });
+    entry.done.catch(resolved);
     queued.set(c.sid, entry);
     return entry.done;
   };
@@ -337,6 +363,9 @@ export function sqliteCalls(db: Database.Database, writer: WriteQueue<SqliteWrit
       versions.set(accountSid, ++sequence);
     },
     version: async (accountSid) => {
+      if (unresolved > 0) writes.flush();
+      // Still queued (the store cannot write): whose calls they move is not known yet.
+      if (unresolved > 0) return ++sequence;
       const v = dataVersion.get();
       if (v !== seenDataVersion) {
         seenDataVersion = v;

@@ -16,14 +16,18 @@ type Writer = WriteQueue<SqliteWrite>;
 const parse = <T>(data: unknown): T | undefined =>
   data === undefined ? undefined : (JSON.parse(data as string) as T);
 
-/** Accounts whose stored JSON the repository keeps in memory, at most. */
+/** Whether every field of a parsed record is a primitive (no object a caller could change). */
+const isFlat = (record: object) => Object.values(record).every((v) => v === null || typeof v !== 'object');
+
+/** Accounts whose stored record the repository keeps in memory, at most. */
 const CACHED_ACCOUNTS = 1000;
 
 /**
- * Accounts over SQLite. Every API request and webhook reads its account: the stored JSON of the
- * accounts read lately is kept, and used as long as nothing else wrote the database since
- * (`PRAGMA data_version`, one cheap step, moves on with every commit of another connection, such
- * as `rcml account` beside a running server); this repository's own writes replace it.
+ * Accounts over SQLite. Every API request and webhook reads its account: the records of the
+ * accounts read lately are kept parsed (each read answers a copy), and used as long as nothing
+ * else wrote the database since (`PRAGMA data_version`, one cheap step, moves on with every
+ * commit of another connection, such as `rcml account` beside a running server); this
+ * repository's own writes replace them.
  */
 export function sqliteAccounts(db: Database.Database, writer: Writer): AccountRepository {
   const writes = new RepositoryWrites(writer);
@@ -35,7 +39,7 @@ export function sqliteAccounts(db: Database.Database, writer: Writer): AccountRe
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   let seenVersion = dataVersion.get();
   // Absent accounts are not kept: a probe of unknown sids would fill the cache with them.
-  const cached = new Map<string, string>();
+  const cached = new Map<string, AccountRecord>();
   return {
     put: async (a) => {
       const data = JSON.stringify(a);
@@ -56,14 +60,16 @@ export function sqliteAccounts(db: Database.Database, writer: Writer): AccountRe
         seenVersion = version;
         cached.clear();
       }
-      let data = cached.get(sid);
-      if (data === undefined) {
-        data = getOne.get(sid) as string | undefined;
-        if (data === undefined) return undefined;
+      let record = cached.get(sid);
+      if (record === undefined) {
+        record = parse<AccountRecord>(getOne.get(sid));
+        if (record === undefined) return undefined;
+        // Only a flat record is kept: a copy of its fields is then as good as a new parse.
+        if (!isFlat(record)) return record;
         if (cached.size >= CACHED_ACCOUNTS) cached.delete(cached.keys().next().value as string);
-        cached.set(sid, data);
+        cached.set(sid, record);
       }
-      return parse<AccountRecord>(data);
+      return { ...record };
     },
     list: async () => {
       writes.flush();
