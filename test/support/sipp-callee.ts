@@ -21,16 +21,11 @@ const provisional = (status: string) => `
 
 const RTPMAP: Record<string, string> = { '0': 'a=rtpmap:0 PCMU/8000', '8': 'a=rtpmap:8 PCMA/8000' };
 
-/**
- * Rings, answers (PCMU, or `payload`) with its media at `[sinkport]`, takes the ACK, does
- * `afterAck` (plays a capture), then answers our BYE.
- */
-export const answering = (options: { payload?: '0' | '8'; afterAck?: string } = {}): string => `
-  <recv request="INVITE" crlf="true"/>
-${provisional('180 Ringing')}
-  <send retrans="500">
+/** A response with our SDP answer: PCMU (or `payload`) and telephone-event at `port`. */
+const withSdp = (status: string, port: string, payload: '0' | '8' = '0', retrans = '') => `
+  <send${retrans}>
     <![CDATA[
-      SIP/2.0 200 OK
+      SIP/2.0 ${status}
       [last_Via:]
       [last_From:]
       ${toTagged}
@@ -45,15 +40,16 @@ ${provisional('180 Ringing')}
       s=-
       c=IN IP4 [local_ip]
       t=0 0
-      m=audio [sinkport] RTP/AVP ${options.payload ?? '0'} 101
-      ${RTPMAP[options.payload ?? '0']}
+      m=audio ${port} RTP/AVP ${payload} 101
+      ${RTPMAP[payload]}
       a=rtpmap:101 telephone-event/8000
       a=ptime:20
       a=sendrecv
     ]]>
-  </send>
-  <recv request="ACK"/>
-${options.afterAck ?? ''}
+  </send>`;
+
+/** Our BYE, answered 200. */
+const byeAnswered = `
   <recv request="BYE"/>
   <send>
     <![CDATA[
@@ -66,6 +62,31 @@ ${options.afterAck ?? ''}
       Content-Length: 0
     ]]>
   </send>`;
+
+/**
+ * Rings, answers (PCMU, or `payload`) with its media at `[sinkport]`, takes the ACK, does
+ * `afterAck` (plays a capture), then answers our BYE.
+ */
+export const answering = (options: { payload?: '0' | '8'; afterAck?: string } = {}): string => `
+  <recv request="INVITE" crlf="true"/>
+${provisional('180 Ringing')}
+${withSdp('200 OK', '[sinkport]', options.payload, ' retrans="500"')}
+  <recv request="ACK"/>
+${options.afterAck ?? ''}
+${byeAnswered}`;
+
+/**
+ * Answers 183 with SDP (its own media port), does `early` (plays a capture), answers 200 with
+ * the same SDP 2.2 s later, takes the ACK and answers our BYE.
+ */
+export const earlyThenAnswer = (early: string): string => `
+  <recv request="INVITE" crlf="true"/>
+${withSdp('183 Session Progress', '[media_port]')}
+${early}
+  <pause milliseconds="2200"/>
+${withSdp('200 OK', '[media_port]')}
+  <recv request="ACK"/>
+${byeAnswered}`;
 
 /** Refuses with `status` (`486 Busy Here`) and takes the ACK. */
 export const refusing = (status: string): string => `

@@ -202,7 +202,7 @@ describe.skipIf(skip)('Dial bridges over SIP', () => {
 
   it("passes a callee's early media (183 with SDP) to the answered caller before the callee answers", async () => {
     const ear = await rtpSink();
-    const leg = callee('early', earlyThenAnswer(S.playPcap(calleeTone)), { sinkport: 9 });
+    const leg = callee('early', C.earlyThenAnswer(S.playPcap(calleeTone)), { sinkport: 9 });
     const caller = dialIn(
       '15550303',
       `<Response><Dial timeout="8"><Sip>sip:dave@127.0.0.1:${leg.port}</Sip></Dial></Response>`,
@@ -261,51 +261,3 @@ describe.skipIf(skip)('Dial bridges over SIP', () => {
     }
   }, 20_000);
 });
-
-/** A callee that answers 183 with SDP, does `early` (plays a capture), then answers 200 and waits for our BYE. */
-function earlyThenAnswer(early: string): string {
-  const response = (status: string) => `
-  <send>
-    <![CDATA[
-      SIP/2.0 ${status}
-      [last_Via:]
-      [last_From:]
-      [last_To:];tag=[pid]SIPpTag01[call_number]
-      [last_Call-ID:]
-      [last_CSeq:]
-      Contact: <sip:[local_ip]:[local_port];transport=[transport]>
-      Content-Type: application/sdp
-      Content-Length: [len]
-
-      v=0
-      o=callee 1 1 IN IP4 [local_ip]
-      s=-
-      c=IN IP4 [local_ip]
-      t=0 0
-      m=audio [media_port] RTP/AVP 0 101
-      a=rtpmap:0 PCMU/8000
-      a=rtpmap:101 telephone-event/8000
-      a=ptime:20
-      a=sendrecv
-    ]]>
-  </send>`;
-  return `
-  <recv request="INVITE" crlf="true"/>
-${response('183 Session Progress')}
-${early}
-  <pause milliseconds="2200"/>
-${response('200 OK')}
-  <recv request="ACK"/>
-  <recv request="BYE"/>
-  <send>
-    <![CDATA[
-      SIP/2.0 200 OK
-      [last_Via:]
-      [last_From:]
-      [last_To:]
-      [last_Call-ID:]
-      [last_CSeq:]
-      Content-Length: 0
-    ]]>
-  </send>`;
-}
