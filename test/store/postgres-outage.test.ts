@@ -11,19 +11,21 @@ afterEach(async () => {
   for (const f of cleanups.splice(0).reverse()) await f();
 });
 
+/** A store reaching PostgreSQL through a proxy the test can cut or freeze, with account A. */
+async function proxiedStore(timeouts: { connectTimeoutMs: number; queryTimeoutMs?: number }) {
+  const direct = new URL(PG_URL as string);
+  const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) }, cleanups);
+  const url = new URL(direct);
+  url.host = `127.0.0.1:${proxy.port}`;
+  const store = await openPostgresStore({ url: url.toString(), schema: uniqueName('s'), ...timeouts });
+  cleanups.push(() => store.close());
+  await store.accounts.put(account(ACCOUNT_A));
+  return { proxy, store };
+}
+
 describe.skipIf(!PG_URL)('a PostgreSQL store whose server goes away', () => {
   it('survives a checked-out connection failing, refuses reads as unavailable and writes once back', async () => {
-    const direct = new URL(PG_URL);
-    const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) }, cleanups);
-    const url = new URL(direct);
-    url.host = `127.0.0.1:${proxy.port}`;
-    const store = await openPostgresStore({
-      url: url.toString(),
-      schema: uniqueName('s'),
-      connectTimeoutMs: 500,
-    });
-    cleanups.push(() => store.close());
-    await store.accounts.put(account(ACCOUNT_A));
+    const { proxy, store } = await proxiedStore({ connectTimeoutMs: 500 });
 
     // A connection lost while checked out emits 'error' on its client: no listener would crash.
     const client = await store.pool.connect();
@@ -40,18 +42,7 @@ describe.skipIf(!PG_URL)('a PostgreSQL store whose server goes away', () => {
   });
 
   it('fails a query the frozen server does not answer, as unavailable, and writes what waited once it answers', async () => {
-    const direct = new URL(PG_URL);
-    const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) }, cleanups);
-    const url = new URL(direct);
-    url.host = `127.0.0.1:${proxy.port}`;
-    const store = await openPostgresStore({
-      url: url.toString(),
-      schema: uniqueName('s'),
-      connectTimeoutMs: 300,
-      queryTimeoutMs: 300,
-    });
-    cleanups.push(() => store.close());
-    await store.accounts.put(account(ACCOUNT_A));
+    const { proxy, store } = await proxiedStore({ connectTimeoutMs: 300, queryTimeoutMs: 300 });
 
     // Connections stay open and the server answers nothing: in-flight queries must not hang.
     proxy.freeze();
