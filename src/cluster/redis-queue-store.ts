@@ -85,10 +85,20 @@ export class RedisQueueStore implements QueueStore {
     return `${this.prefix}:${parts.join(':')}`;
   }
 
+  /**
+   * The connection, for a command sent now: the arrivals still waiting for the end of the tick
+   * go first, so that a process's operations reach Redis in the order they were made.
+   */
+  private connection(): Redis {
+    this.arrivals.flush();
+    return this.redis;
+  }
+
   private script(lua: string, keys: string[], args: Array<string | number>): Promise<Reply> {
+    const redis = this.connection();
     const wait = this.gate?.();
-    if (wait) return wait.then(() => runScript(this.redis, lua, keys, args));
-    return runScript(this.redis, lua, keys, args);
+    if (wait) return wait.then(() => runScript(redis, lua, keys, args));
+    return runScript(redis, lua, keys, args);
   }
 
   private lineKeys(queueSid: string, side: QueueSide) {
@@ -102,7 +112,6 @@ export class RedisQueueStore implements QueueStore {
   }
 
   async ensureQueue(candidate: QueueInfo): Promise<QueueInfo> {
-    this.arrivals.flush();
     const keys = [
       this.key('queue', candidate.sid),
       this.key('names', candidate.accountSid),
@@ -123,34 +132,29 @@ export class RedisQueueStore implements QueueStore {
   }
 
   async getQueue(queueSid: string): Promise<QueueInfo | undefined> {
-    this.arrivals.flush();
-    const raw = await this.redis.get(this.key('queue', queueSid));
+    const raw = await this.connection().get(this.key('queue', queueSid));
     return raw === null ? undefined : (JSON.parse(raw) as QueueInfo);
   }
 
   // A queue's lookup by name on its own: the matcher's arrivals look it up inside `arriveByName`.
   async findQueue(accountSid: string, name: string): Promise<QueueInfo | undefined> {
-    this.arrivals.flush();
     const raw = await this.script(FIND_QUEUE, [this.key('names', accountSid)], [name, this.key('queue', '')]);
     return raw === null ? undefined : (JSON.parse(raw as string) as QueueInfo);
   }
 
   async listQueues(accountSid: string): Promise<QueueInfo[]> {
-    this.arrivals.flush();
-    const sids = await this.redis.zrange(this.key('order', accountSid), '0', '-1');
+    const sids = await this.connection().zrange(this.key('order', accountSid), '0', '-1');
     if (sids.length === 0) return [];
-    const raws = await this.redis.mget(...sids.map((s) => this.key('queue', s)));
+    const raws = await this.connection().mget(...sids.map((s) => this.key('queue', s)));
     return raws.filter((r): r is string => r !== null).map((r) => JSON.parse(r) as QueueInfo);
   }
 
   async setMaxSize(queueSid: string, maxSize: number): Promise<QueueInfo | undefined> {
-    this.arrivals.flush();
     const raw = await this.script(SET_MAX_SIZE, [this.key('queue', queueSid)], [maxSize]);
     return raw === null ? undefined : (JSON.parse(raw as string) as QueueInfo);
   }
 
   async enqueue(queueSid: string, member: QueueMember): Promise<number> {
-    this.arrivals.flush();
     const k = this.lineKeys(queueSid, member.side);
     try {
       return (await this.script(
@@ -164,7 +168,6 @@ export class RedisQueueStore implements QueueStore {
   }
 
   async dequeueHead(queueSid: string, side: QueueSide): Promise<QueueMember | undefined> {
-    this.arrivals.flush();
     const k = this.lineKeys(queueSid, side);
     try {
       const raw = await this.script(DEQUEUE_HEAD, [k.queue, k.line, k.members], []);
@@ -175,7 +178,6 @@ export class RedisQueueStore implements QueueStore {
   }
 
   async remove(queueSid: string, side: QueueSide, callSid: string): Promise<LocatedMember | undefined> {
-    this.arrivals.flush();
     const k = this.lineKeys(queueSid, side);
     try {
       const reply = (await this.script(REMOVE, [k.queue, k.line, k.members], [callSid])) as
@@ -188,9 +190,8 @@ export class RedisQueueStore implements QueueStore {
   }
 
   async position(queueSid: string, side: QueueSide, callSid: string): Promise<LocatedMember | undefined> {
-    this.arrivals.flush();
     const k = this.lineKeys(queueSid, side);
-    const [[, exists], [, rank], [, raw]] = (await this.redis
+    const [[, exists], [, rank], [, raw]] = (await this.connection()
       .multi()
       .exists(k.queue)
       .zrank(k.line, callSid)
@@ -202,9 +203,8 @@ export class RedisQueueStore implements QueueStore {
   }
 
   async size(queueSid: string, side: QueueSide): Promise<number> {
-    this.arrivals.flush();
     const k = this.lineKeys(queueSid, side);
-    const [[, exists], [, size]] = (await this.redis.multi().exists(k.queue).zcard(k.line).exec()) as [
+    const [[, exists], [, size]] = (await this.connection().multi().exists(k.queue).zcard(k.line).exec()) as [
       [unknown, number],
       [unknown, number],
     ];
@@ -213,18 +213,16 @@ export class RedisQueueStore implements QueueStore {
   }
 
   async list(queueSid: string, side: QueueSide): Promise<QueueMember[]> {
-    this.arrivals.flush();
     const k = this.lineKeys(queueSid, side);
-    const sids = await this.redis.zrange(k.line, '0', '-1');
+    const sids = await this.connection().zrange(k.line, '0', '-1');
     if (sids.length === 0) return [];
-    const raws = await this.redis.hmget(k.members, ...sids);
+    const raws = await this.connection().hmget(k.members, ...sids);
     return raws.filter((r): r is string => r !== null).map((r) => JSON.parse(r) as QueueMember);
   }
 
   async recordServed(queueSid: string, side: QueueSide, waitMs: number): Promise<void> {
-    this.arrivals.flush();
     const served = this.key('served', queueSid);
-    await this.redis
+    await this.connection()
       .multi()
       .hincrby(served, `${side}:count`, 1)
       .hincrby(served, `${side}:wait`, waitMs)
@@ -232,8 +230,7 @@ export class RedisQueueStore implements QueueStore {
   }
 
   async servedStats(queueSid: string, side: QueueSide): Promise<ServedStats> {
-    this.arrivals.flush();
-    const [count, wait] = await this.redis.hmget(
+    const [count, wait] = await this.connection().hmget(
       this.key('served', queueSid),
       `${side}:count`,
       `${side}:wait`,
@@ -242,7 +239,6 @@ export class RedisQueueStore implements QueueStore {
   }
 
   async arrive(queueSid: string, member: QueueMember): Promise<AtomicArrival> {
-    this.arrivals.flush();
     const own = this.lineKeys(queueSid, member.side);
     const other = otherSide(member.side);
     const keys = [own.queue, own.line, this.key('line', queueSid, other), own.seq, own.members, own.served];
