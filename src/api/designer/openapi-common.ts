@@ -1,5 +1,5 @@
 /**
- * Pieces the Visual Designer service's OpenAPI routes share: path parameters and answers.
+ * Pieces the Visual Designer service's OpenAPI routes share: path parameters, bodies and answers.
  */
 import { z } from 'zod';
 import { jsonAnswer, jsonBody, platformError } from '../http/openapi-kit.js';
@@ -31,4 +31,41 @@ export const saveProject = {
     413: tooLarge,
     422: invalidStructure,
   },
+};
+
+/** Bodies the routes take and give: WAV files, archives, a controller's RCML. */
+export const wav = (description: string) => ({
+  description,
+  content: { 'audio/wav': { schema: z.string().meta({ format: 'binary' }) } },
+  headers: z.object({
+    'Accept-Ranges': z.literal('bytes'),
+    'Content-Range': z.string().optional(),
+  }),
+});
+
+export const zipUpload = {
+  required: true,
+  description: 'The zip itself, or multipart with a `file` part',
+  content: {
+    'application/zip': { schema: z.string().meta({ format: 'binary' }) },
+    'multipart/form-data': { schema: z.object({ file: z.string().meta({ format: 'binary' }) }) },
+  },
+};
+
+export const wavUpload = {
+  required: true,
+  description: 'The WAV itself, or multipart with a `file` part (its name is used without `filename`)',
+  content: {
+    'audio/wav': { schema: z.string().meta({ format: 'binary' }) },
+    'multipart/form-data': { schema: z.object({ file: z.string().meta({ format: 'binary' }) }) },
+  },
+};
+
+export const controllerAnswers = {
+  200: {
+    description: "The built version's RCML for the target",
+    content: { 'application/xml': { schema: z.string() } },
+  },
+  404: unknownApp,
+  409: platformError('The application has no build (not-built)'),
 };

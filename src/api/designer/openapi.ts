@@ -18,6 +18,7 @@ import { buildQuery } from './build.js';
 import { SERVICE_PATH } from './context.js';
 import {
   badInput,
+  controllerAnswers,
   filenameQuery,
   invalidStructure,
   mediaParams,
@@ -26,6 +27,9 @@ import {
   sidParam,
   tooLarge,
   unknownApp,
+  wav,
+  wavUpload,
+  zipUpload,
 } from './openapi-common.js';
 import { platformDesignerRoutes } from './openapi-platform-designer.js';
 import {
@@ -63,42 +67,6 @@ function route(declaration: UntaggedRoute): RouteDeclaration {
     responses: { ...declaration.responses, ...authenticatedAnswers, ...writes },
   };
 }
-
-const wav = (description: string) => ({
-  description,
-  content: { 'audio/wav': { schema: z.string().meta({ format: 'binary' }) } },
-  headers: z.object({
-    'Accept-Ranges': z.literal('bytes'),
-    'Content-Range': z.string().optional(),
-  }),
-});
-
-const zipUpload = {
-  required: true,
-  description: 'The zip itself, or multipart with a `file` part',
-  content: {
-    'application/zip': { schema: z.string().meta({ format: 'binary' }) },
-    'multipart/form-data': { schema: z.object({ file: z.string().meta({ format: 'binary' }) }) },
-  },
-};
-
-const wavUpload = {
-  required: true,
-  description: 'The WAV itself, or multipart with a `file` part (its name is used without `filename`)',
-  content: {
-    'audio/wav': { schema: z.string().meta({ format: 'binary' }) },
-    'multipart/form-data': { schema: z.object({ file: z.string().meta({ format: 'binary' }) }) },
-  },
-};
-
-const controllerAnswers = {
-  200: {
-    description: "The built version's RCML for the target",
-    content: { 'application/xml': { schema: z.string() } },
-  },
-  404: unknownApp,
-  409: platformError('The application has no build (not-built)'),
-};
 
 const targetParam = z.string().optional().describe('module[.step[.action]]; none = the start module');
 
