@@ -105,6 +105,11 @@ export function createEngineControl(engine: Engine, options: EngineControlOption
 
   const sim: SimControl = {
     async incomingCall(accountSid, params) {
+      // A simulated caller of another account's number is the outside world every account
+      // shares: on a server keeping that off, no account injects calls into another's application.
+      const owner = engine.numberConfig(params.to)?.accountSid;
+      if (owner !== undefined && owner !== accountSid)
+        assertShared("a simulated call to another account's number");
       try {
         return copy(engine.incomingCall(params.from, params.to, { accountSid, headers: params.headers }));
       } catch (err) {

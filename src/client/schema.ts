@@ -413,7 +413,7 @@ export interface paths {
         put?: never;
         /**
          * Place an inbound call
-         * @description `SipHeader_<name>` fields are SIP headers of the invitation; a repeated one keeps every value, top-most first.
+         * @description `SipHeader_<name>` fields are SIP headers of the invitation; a repeated one keeps every value, top-most first. A call to a number another account owns answers 403 `simulation-off` where the server keeps shared simulation off (`rcml serve` on the real clock without `--sim`).
          */
         post: operations["createSimCall"];
         delete?: never;

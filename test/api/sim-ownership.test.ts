@@ -97,9 +97,25 @@ describe('simulation controls every account shares', () => {
     ).toBe(200);
   });
 
+  it("include a simulated call to another account's number, which never reaches its application", async () => {
+    const s = await server({ sharedSimulation: false });
+    const before = s.engine.liveCount;
+    const injected = await s.post('/Calls', { From: '+15559999', To: '+15550100' }, AUTH_B);
+    expect(injected.status).toBe(403);
+    expect(injected.body).toMatchObject({ code: 20403, kind: 'simulation-off' });
+    expect(s.engine.liveCount).toBe(before);
+    // The owner's own simulated call, and calls to numbers no account owns, still go.
+    expect((await s.post('/Calls', { From: '+15559999', To: '+15550100' }, AUTH_A)).status).toBe(200);
+    expect((await s.post('/Calls', { From: '+15559999', To: '+15550177' }, AUTH_B)).status).toBe(200);
+  });
+
   it('are on by default for the library', async () => {
     const s = await server();
     expect((await s.post('/Parties', { address: '+15550111', outcome: 'busy' }, AUTH_A)).status).toBe(200);
     expect((await s.post('/Advance', { Seconds: '5' }, AUTH_A)).status).toBe(200);
+    // A test bench's simulated caller may call any account's number; the call is the owner's.
+    const call = await s.post('/Calls', { From: '+15559999', To: '+15550100' }, AUTH_B);
+    expect(call.status).toBe(200);
+    expect(call.body.account_sid).toBe(ACCOUNT_A);
   });
 });

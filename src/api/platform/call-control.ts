@@ -50,7 +50,8 @@ export interface ModifyCallRequest {
 export interface SimControl {
   /**
    * Places an inbound call from `from` to the number `to`, with the SIP headers of its
-   * invitation (a repeated header's values top-most first).
+   * invitation (a repeated header's values top-most first). A number another account owns is
+   * refused with `simulation-off` unless the server shares simulation.
    */
   incomingCall(
     accountSid: string,

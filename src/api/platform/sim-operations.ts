@@ -52,7 +52,7 @@ export const createSimCall: RouteDeclaration = {
   tag: 'Sim',
   summary: 'Place an inbound call',
   description:
-    '`SipHeader_<name>` fields are SIP headers of the invitation; a repeated one keeps every value, top-most first.',
+    '`SipHeader_<name>` fields are SIP headers of the invitation; a repeated one keeps every value, top-most first. A call to a number another account owns answers 403 `simulation-off` where the server keeps shared simulation off (`rcml serve` on the real clock without `--sim`).',
   body: { form: simCallFields },
   responses: ok(Call, 'The new call'),
 };

@@ -26,7 +26,10 @@ export type SimNumberParams = CamelCased<SimNumberForm>;
  */
 export class Sim {
   readonly calls: {
-    /** Places an inbound call from `from` to `to` (routed by the number's voice URL). */
+    /**
+     * Places an inbound call from `from` to `to` (routed by the number's voice URL). To another
+     * account's number, a server keeping shared simulation off answers 403 (`simulation-off`).
+     */
     create(params: SimCallParams): Promise<Call>;
     /** Sends keys to a live call (`0-9*#`, `w` waits half a second). */
     digits(callSid: string, digits: string): Promise<SimDigits>;
