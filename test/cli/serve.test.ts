@@ -178,6 +178,16 @@ describe('rcml serve', () => {
       friendly_name: 'Greeter',
       rcml_url: `/visual-designer/services/apps/${app?.[1]}/controller`,
     });
+    // The --number is the served account's: another account cannot re-route it through /sim.
+    const other = await post(`${root.replace(`/Accounts/${sid}`, '')}/Accounts.json`, 'FriendlyName=Other');
+    const otherAuth = `Basic ${Buffer.from(`${other.sid}:${other.auth_token}`).toString('base64')}`;
+    const steal = await fetch(`${url}/sim/Numbers`, {
+      method: 'POST',
+      headers: { Authorization: otherAuth, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'Number=%2B15550100&VoiceUrl=http%3A%2F%2Fother.test%2Fsteal',
+    });
+    expect(steal.status).toBe(409);
+    expect(((await steal.json()) as { kind: string }).kind).toBe('number-unavailable');
     await stop(child);
   });
 });
