@@ -31,11 +31,15 @@ export interface FailureWindow {
   clear(key: string): void;
 }
 
-/** Counts failures per key, each key's window starting at its first failure. */
+/**
+ * Counts failures per key, each key's window starting at its first failure. At most `maxTracked`
+ * keys are followed: a new one past it drops the ended windows, then the oldest live ones.
+ */
 export function createFailureWindow(
   max: number,
   windowMs: number,
   now: () => number = Date.now,
+  maxTracked: number = MAX_TRACKED,
 ): FailureWindow {
   const tracked = new Map<string, { count: number; since: number }>();
   const current = (key: string) => {
@@ -49,7 +53,7 @@ export function createFailureWindow(
   const makeRoom = () => {
     const t = now();
     for (const [key, entry] of tracked) if (t - entry.since >= windowMs) tracked.delete(key);
-    while (tracked.size >= MAX_TRACKED) tracked.delete(tracked.keys().next().value as string);
+    while (tracked.size >= maxTracked) tracked.delete(tracked.keys().next().value as string);
   };
   return {
     blockedFor(key) {
@@ -63,7 +67,7 @@ export function createFailureWindow(
         entry.count++;
         return;
       }
-      if (tracked.size >= MAX_TRACKED) makeRoom();
+      if (tracked.size >= maxTracked) makeRoom();
       tracked.set(key, { count: 1, since: now() });
     },
     clear(key) {

@@ -64,7 +64,7 @@ describe('failed authentications per source address', () => {
 });
 
 describe('the failure window', () => {
-  it('drops ended windows first when the table is full', () => {
+  it('ends each window after its length, and forgets a cleared key', () => {
     let t = 0;
     const window = createFailureWindow(2, 1000, () => t);
     window.failed('a');
@@ -77,5 +77,25 @@ describe('the failure window', () => {
     window.failed('b');
     window.clear('b');
     expect(window.blockedFor('b')).toBeUndefined();
+  });
+
+  it('when full, drops every ended window before any live one, then the oldest live one', () => {
+    let t = 0;
+    const window = createFailureWindow(1, 1000, () => t, 3);
+    window.failed('ended1');
+    window.failed('ended2');
+    t = 500;
+    window.failed('locked');
+    t = 1200;
+    // Full: the two ended windows make room, and the locked key stays locked.
+    window.failed('new1');
+    window.failed('new2');
+    expect(window.blockedFor('locked')).toBe(1);
+    expect(window.blockedFor('new1')).toBe(1);
+    expect(window.blockedFor('new2')).toBe(1);
+    // Full of live windows: the oldest goes.
+    window.failed('new3');
+    expect(window.blockedFor('locked')).toBeUndefined();
+    expect(window.blockedFor('new3')).toBe(1);
   });
 });
