@@ -75,7 +75,12 @@ export function createNodeListener(handler: FetchHandler, options: NodeListenerO
         const bytes = encodeParsed(req.body, String(req.headers['content-type'] ?? ''));
         if (!bytes) {
           const err = new ApiError(500, 'body-consumed', BODY_CONSUMED);
-          res.writeHead(500, { 'Content-Type': 'application/json' });
+          // Answered here, outside the app: the headers every answer of the app carries.
+          res.writeHead(500, {
+            'Content-Type': 'application/json',
+            'Cache-Control': 'no-store',
+            'X-Content-Type-Options': 'nosniff',
+          });
           res.end(JSON.stringify(errorFields(err)));
           return;
         }

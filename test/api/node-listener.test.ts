@@ -97,6 +97,8 @@ describe('createNodeListener', () => {
       body: CALL_FORM,
     });
     expect(res.status).toBe(500);
+    expect(res.headers.get('X-Content-Type-Options')).toBe('nosniff');
+    expect(res.headers.get('Cache-Control')).toBe('no-store');
     const body = (await res.json()) as { code: number; kind: string; message: string };
     expect(body.code).toBe(20500);
     expect(body.kind).toBe('body-consumed');

@@ -197,6 +197,11 @@ describe('announcement audio', () => {
     const res = await app.fetch(new Request(BASE + r.body.data.fileUri));
     expect(res.status).toBe(200);
     expect(res.headers.get('Content-Type')).toBe('audio/wav');
+    // A download: a browser opening it saves the file, and never sniffs it as a page.
+    expect(res.headers.get('Content-Disposition')).toBe(
+      `attachment; filename="My_Greeting_final.wav"; filename*=UTF-8''My_Greeting_final.wav`,
+    );
+    expect(res.headers.get('X-Content-Type-Options')).toBe('nosniff');
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(wav);
     const wrongName = await app.fetch(
       new Request(`${BASE}/autoattendant/file/announcement/${a.sid}/other.wav`),
