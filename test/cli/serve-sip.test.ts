@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CommanderError } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sipAddress } from '../../src/cli/commands/serve-sip.js';
 import { createProgram } from '../../src/cli/program.js';
 import { decodeWav } from '../../src/telephony/audio/decode.js';
 import { exitOf, startServeProcess } from '../support/serve-process.js';
@@ -36,6 +37,8 @@ describe('rcml serve --sip', () => {
       expect(err).toBeInstanceOf(CommanderError);
       expect((err as CommanderError).message).toContain(option);
     }
+    // A bare port binds loopback.
+    expect(sipAddress('5070')).toEqual({ host: '127.0.0.1', port: 5070 });
     const r = spawnSync(
       process.execPath,
       ['--import', 'tsx', MAIN, 'serve', '--sip', '127.0.0.1:0', '--clock', 'virtual'],
