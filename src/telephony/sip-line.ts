@@ -135,6 +135,8 @@ export class SipCallLine implements CallLine {
     const start = async () => {
       if (options.playBeep)
         await this.playPcm(beep(options.beepSeconds), beeping.signal, `beep|${options.beepSeconds}`);
+      // A Record that answers the call (its first verb, no beep) waits for the media to open.
+      else await this.opened();
       if (stopped) {
         finish({ wav: encodeWav(new Int16Array(0)), duration: 0, started: false, endedBy: 'stopped' });
         return;

@@ -131,6 +131,21 @@ describe('the CallLine port', () => {
     ]);
   });
 
+  it('a speech Gather on a line without a recogniser times out as if nothing was said', async () => {
+    const h = harness({
+      '/in': rcml('<Gather input="speech" timeout="3" action="/heard"/><Say>Nothing heard</Say>'),
+      '/heard': rcml(''),
+    });
+    const line = new TestLine(() => h.engine.clock);
+    h.engine.setNumber('+15550100', { voiceUrl: `${BASE}/in` });
+    h.engine.acceptCall({ line, from: '+15551111', to: '+15550100' });
+    await h.engine.advance(2.9);
+    expect(line.log).toEqual(['prepare Nothing heard', 'answer']);
+    await h.engine.runUntilIdle();
+    expect(line.log.slice(2)).toEqual(['play Nothing heard man en', 'end completed']);
+    expect(h.requests.some((r) => r.url.endsWith('/heard'))).toBe(false);
+  });
+
   it('Reject tells the line busy or rejected; an unknown number and the far end hanging up end it', async () => {
     const h = harness({ '/busy': rcml('<Reject reason="busy"/>'), '/no': rcml('<Reject/>') });
     h.engine.setNumber('+1', { voiceUrl: `${BASE}/busy` });

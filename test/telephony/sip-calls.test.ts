@@ -34,6 +34,9 @@ const toneWav = (() => {
   );
   return w.toBuffer();
 })();
+/** A Gather prompt of several seconds, for a key to cut short. */
+const LONG_PROMPT =
+  'For sales, press one. For support, press two. For billing, press three. To hear these options again, stay on the line.';
 const doc = (body: string) => ({
   status: 200,
   contentType: 'application/xml',
@@ -44,7 +47,7 @@ describe.skipIf(skip)('inbound SIP calls', () => {
   let engine: Engine;
   let sip: SipService;
   const tts = createEspeakTts({ cacheDir: mkdtempSync(join(tmpdir(), 'rcml-tts-test-')) });
-  const requests: Array<{ url: string; params: Record<string, string> }> = [];
+  const requests: Array<{ url: string; params: Record<string, string>; at: number }> = [];
   const recordings: Array<{ record: RecordingRecord; wav: Uint8Array }> = [];
   const calls = new Map<string, Readonly<CallRecord>>();
   let releaseSlow: () => void = () => {};
@@ -62,7 +65,7 @@ describe.skipIf(skip)('inbound SIP calls', () => {
       },
     });
     engine.registerHandler(`${APP}/`, async (req) => {
-      requests.push({ url: req.url, params: req.params });
+      requests.push({ url: req.url, params: req.params, at: performance.now() });
       const path = new URL(req.url).pathname;
       switch (path) {
         case '/ivr':
@@ -87,6 +90,10 @@ describe.skipIf(skip)('inbound SIP calls', () => {
           return { status: 200, contentType: 'audio/wav', body: toneWav };
         case '/got':
           return doc('<Hangup/>');
+        case '/barge':
+          return doc(
+            `<Gather numDigits="1" timeout="5" action="${APP}/got"><Say>${LONG_PROMPT}</Say></Gather>`,
+          );
         case '/listen':
           return doc('<Say>Speak</Say><Record maxLength="6" timeout="4"/>');
         case '/slow':
@@ -105,6 +112,7 @@ describe.skipIf(skip)('inbound SIP calls', () => {
     engine.setNumber('+15550104', { voiceUrl: `${APP}/slow` });
     engine.setNumber('+15550105', { voiceUrl: `${APP}/listen` });
     engine.setNumber('+15550106', { voiceUrl: `${APP}/play` });
+    engine.setNumber('+15550107', { voiceUrl: `${APP}/barge` });
     sip = await startSipService({ calls: engine, port: 0, rtpPorts: { min: 34000, max: 34999 }, tts });
   });
 
@@ -261,9 +269,40 @@ ${S.ackRefusal}`,
     expect(b.messages).toMatch(/TCP message received/);
     expect(c.code, c.messages.slice(-2000)).toBe(0);
     await until(() => callTo('+15550103').some((x) => x.from === 'byer' && x.status === 'completed'));
-    expect(callTo('+15550103').find((x) => x.from === 'byer')).toMatchObject({ status: 'completed' });
+    expect(callTo('+15550103').find((x) => x.from === 'byer')).toMatchObject({
+      status: 'completed',
+      endedBy: 'caller',
+    });
     await until(() => callTo('+15550104').some((x) => x.status === 'canceled'));
-    expect(callTo('+15550104')).toMatchObject([{ status: 'canceled' }]);
+    expect(callTo('+15550104')).toMatchObject([{ status: 'canceled', endedBy: 'caller' }]);
+  });
+
+  it("a key stops the Gather's prompt at once (barge-in) and reaches the action", async () => {
+    const sink = await rtpSink();
+    const barge = runSipp(
+      S.scenario(
+        'barge',
+        `${S.answered({ payloads: '0 101' })}${S.pause(1000)}${S.playPcap(join(SIPP_PCAPS, 'dtmf_2833_4.pcap'))}${S.answerBye}`,
+      ),
+      target(),
+      { service: '15550107', keys: { sinkport: sink.port, caller: 'barger' } },
+    );
+    const b = await barge.done;
+    sink.close();
+    expect(b.code, b.messages.slice(-3000)).toBe(0);
+    const prompt = await tts.synthesize({ text: LONG_PROMPT, voice: 'man', language: 'en' });
+    expect(prompt.length / 8000).toBeGreaterThan(6);
+    const asked = requests.find((r) => r.url === `${APP}/barge`);
+    const action = requests.find((r) => r.url === `${APP}/got` && r.params.Digits === '4');
+    expect(action).toBeDefined();
+    // The action came about a second after the answer, seconds before the prompt's end, and
+    // the caller heard well under the whole prompt.
+    expect((action?.at ?? 0) - (asked?.at ?? 0)).toBeLessThan(4000);
+    const heard = alawmulaw.mulaw.decode(sink.payloads());
+    let loudFrames = 0;
+    for (let i = 0; i + 160 <= heard.length; i += 160)
+      if (level(heard.subarray(i, i + 160)) > 200) loudFrames++;
+    expect(loudFrames * 160).toBeLessThan(prompt.length / 2);
   });
 
   it('follows a hold re-INVITE (recvonly answer, no audio sent) and retransmits the 200 until the ACK', async () => {

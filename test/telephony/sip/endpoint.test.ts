@@ -162,4 +162,65 @@ describe('SIP endpoint', () => {
     expect(refused).toMatch(/^SIP\/2\.0 503/);
     expect(accepted).toHaveLength(2);
   });
+
+  /** Calls the service with a Contact of ours, answers, and ACKs: the line and in-dialog requests. */
+  async function answeredCall(callId: string) {
+    const contact = `Contact: <sip:caller@127.0.0.1:${client.address().port}>`;
+    const invite = request('INVITE', `${callId}i`, [contact, 'Content-Type: application/sdp'], SDP).replace(
+      `Call-ID: ${callId}i@test`,
+      `Call-ID: ${callId}@test`,
+    );
+    client.send(invite, sip.port, '127.0.0.1');
+    await receive(/^SIP\/2\.0 180/);
+    const line = accepted.at(-1)?.line as CallLine;
+    line.answer();
+    const ok = await receive(/^SIP\/2\.0 200/);
+    const toTag = /^To: .*;tag=(\w+)/m.exec(ok)?.[1];
+    const inDialog = (method: string, cseq: number, body = '') =>
+      request(method, `${callId}${method}${cseq}`, body ? ['Content-Type: application/sdp'] : [], body)
+        .replace(`Call-ID: ${callId}${method}${cseq}@test`, `Call-ID: ${callId}@test`)
+        .replace('To: <sip:15550100@127.0.0.1>', `To: <sip:15550100@127.0.0.1>;tag=${toTag}`)
+        .replace(`CSeq: 1 ${method}`, `CSeq: ${cseq} ${method}`);
+    client.send(inDialog('ACK', 1), sip.port, '127.0.0.1');
+    return { line, inDialog };
+  }
+
+  it("keeps sending an answered call's audio while the engine's thread is blocked: the media run in a worker", async () => {
+    const { line } = await answeredCall('c6');
+    line.play({ kind: 'silence', seconds: 5 }, () => {});
+    const before = await sip.mediaStats();
+    // One second of the main thread doing nothing else (an engine stall).
+    const until = performance.now() + 1000;
+    while (performance.now() < until) {}
+    const after = await sip.mediaStats();
+    // About 50 ticks of 20 ms went by meanwhile, each sending the call's frame; a loop on this
+    // thread would have made up at most five after the stall.
+    expect(after.ticks - before.ticks).toBeGreaterThanOrEqual(25);
+    expect(after.packetsSent - before.packetsSent).toBeGreaterThanOrEqual(25);
+    line.end('completed');
+    expect(await receive(/^BYE /)).toMatch(/Call-ID: c6@test/);
+  });
+
+  it("follows the caller's direction: nothing is sent while it offers inactive or c=0.0.0.0, audio again at sendrecv", async () => {
+    const { line, inDialog } = await answeredCall('c7');
+    line.play({ kind: 'silence', seconds: 5 }, () => {});
+    /** Packets sent in 300 ms after the caller's re-offer of `sdp` was answered. */
+    const sentAfter = async (cseq: number, sdp: string): Promise<{ answer: string; sent: number }> => {
+      const answer = await exchange(inDialog('INVITE', cseq, sdp), /^SIP\/2\.0 200/);
+      client.send(inDialog('ACK', cseq), sip.port, '127.0.0.1');
+      const before = await sip.mediaStats();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return { answer, sent: (await sip.mediaStats()).packetsSent - before.packetsSent };
+    };
+    const inactive = await sentAfter(2, SDP.replace('RTP/AVP 0', 'RTP/AVP 0\r\na=inactive'));
+    expect(inactive.answer).toMatch(/a=inactive/);
+    expect(inactive.sent).toBe(0);
+    const oldHold = await sentAfter(3, SDP.replace('c=IN IP4 127.0.0.1', 'c=IN IP4 0.0.0.0'));
+    expect(oldHold.sent).toBe(0);
+    const resumed = await sentAfter(4, SDP);
+    expect(resumed.answer).toMatch(/a=sendrecv/);
+    expect(resumed.sent).toBeGreaterThanOrEqual(5);
+    line.end('completed');
+    expect(await receive(/^BYE /)).toMatch(/Call-ID: c7@test/);
+  });
 });
