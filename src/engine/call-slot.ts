@@ -1,6 +1,6 @@
 import type { Clock, TimerHandle } from './clock/clock.js';
 import { Interrupted, type InterruptReason } from './errors.js';
-import type { CallLine, MediaHandle, MediaSource, RecordOptions } from './ports/call-line.js';
+import type { CallLine, MediaHandle, MediaSource, PlayFailed, RecordOptions } from './ports/call-line.js';
 import type { CallRecord } from './records.js';
 import { SimulatedLine, type SimulatedRecording } from './simulated-line.js';
 import type { EngineEventListener, PartyInput } from './types.js';
@@ -134,23 +134,25 @@ export abstract class CallSlot {
   }
 
   /**
-   * Plays `source` on the line, in the wait slot: resolves when it has played, rejects with
-   * `Interrupted` as `wait` does (the play is stopped then).
+   * Plays `source` on the line, in the wait slot: resolves when it has played (with `'failed'`
+   * when the line could not play it), rejects with `Interrupted` as `wait` does (the play is
+   * stopped then).
    */
-  play(source: MediaSource): Promise<void> {
+  play(source: MediaSource): Promise<PlayFailed | undefined> {
     const line = this.line;
     if (this.ended) return Promise.reject(Interrupted.of('ended'));
     if (this.interruptOnInput && this.inputs?.length) return Promise.reject(Interrupted.of('input'));
-    if (!line) return Promise.resolve();
-    // A simulated party's line plays in the wait slot itself: nothing more per play than a wait.
-    if (line instanceof SimulatedLine) return this.wait(line.secondsOf(source) * 1000);
-    return new Promise<void>((resolve, reject) => {
+    if (!line) return Promise.resolve(undefined);
+    // A simulated party's line plays in the wait slot itself: nothing more per play than a wait
+    // (which resolves with nothing, as a played source does).
+    if (line instanceof SimulatedLine) return this.wait(line.secondsOf(source) * 1000) as Promise<undefined>;
+    return new Promise<PlayFailed | undefined>((resolve, reject) => {
       this.pendingReject = reject;
-      const handle = line.play(source, () => {
+      const handle = line.play(source, (outcome) => {
         if (this.pendingReject !== reject) return;
         this.pendingMedia = null;
         this.pendingReject = null;
-        resolve();
+        resolve(outcome === 'failed' ? outcome : undefined);
       });
       if (this.pendingReject === reject) this.pendingMedia = handle;
     });

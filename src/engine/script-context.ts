@@ -4,7 +4,7 @@ import { CallServices } from './call-services.js';
 import type { Interrupted, InterruptReason } from './errors.js';
 import type { FetchResult } from './fetcher.js';
 import { mediaLength } from './media-file.js';
-import type { LineRecording, MediaSource, RecordOptions } from './ports/call-line.js';
+import type { LineRecording, MediaSource, PlayFailed, RecordOptions } from './ports/call-line.js';
 import type { GatherRecord, MessageRecord, RecordingRecord } from './records.js';
 import type { EngineSettings } from './settings.js';
 import type { PartyInput, RequestKind } from './types.js';
@@ -131,7 +131,7 @@ export class ScriptContext implements VerbContext, ScriptSignal {
     return this.lengthOf(url, await this.fetchMedia(url));
   }
 
-  play(source: MediaSource): Promise<void> {
+  play(source: MediaSource): Promise<PlayFailed | undefined> {
     return this.owner.play(source);
   }
 

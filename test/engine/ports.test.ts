@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/engine/clock/clock.js';
 import { VirtualClock } from '../../src/engine/clock/virtual-clock.js';
+import { writeMp4 } from '../../src/engine/mp4.js';
 import type {
   CallLine,
   CallLineEvents,
@@ -21,6 +22,9 @@ class TestLine implements CallLine {
   events: CallLineEvents | undefined;
   needsAudioBytes = false;
   bytes: Uint8Array | undefined;
+  /** Fails every play at once, as a SIP line does with audio it cannot decode (hangs up after 3). */
+  failPlays = false;
+  private failed = 0;
 
   constructor(private readonly clock: () => Clock) {}
 
@@ -44,6 +48,12 @@ class TestLine implements CallLine {
       `play ${source.kind === 'speech' ? `${source.text} ${source.voice} ${source.language}` : source.kind}`,
     );
     if (source.kind === 'audio') this.bytes = source.bytes;
+    if (this.failPlays) {
+      // Past a few failures the far end gives up, so a Play that loops on them still ends.
+      if (++this.failed > 3) queueMicrotask(() => this.events?.hangup());
+      else void Promise.reject(new Error('undecodable')).catch(() => done('failed'));
+      return { stop: () => this.log.push('stop') };
+    }
     const clock = this.clock();
     const timer = clock.setTimeout(() => done('done'), 1000);
     return {
@@ -221,6 +231,34 @@ describe('the CallLine port', () => {
     expect(line.bytes).toEqual(wav);
     expect(line.log.filter((l) => l === 'play audio')).toHaveLength(2);
     expect(fetches).toBe(1);
+  });
+});
+
+describe('a line that cannot play a source', () => {
+  it('ends a looping Play or Say at its first failure and goes on with the document', async () => {
+    const h = harness({
+      '/in': rcml('<Play loop="0">/clip.mp4</Play><Say loop="0">Hello</Say><Say loop="2">Bye</Say><Hangup/>'),
+    });
+    h.engine.registerHandler(`${BASE}/clip.mp4`, () => ({
+      status: 200,
+      contentType: 'video/mp4',
+      body: writeMp4(1),
+    }));
+    const line = new TestLine(() => h.engine.clock);
+    line.needsAudioBytes = true;
+    line.failPlays = true;
+    h.engine.setNumber('+15550100', { voiceUrl: `${BASE}/in` });
+    const call = h.engine.acceptCall({ line, from: '+15551111', to: '+15550100' });
+    await h.engine.runUntilIdle();
+    expect(line.log).toEqual([
+      'prepare Hello|Bye',
+      'answer',
+      'play audio',
+      'play Hello man en',
+      'play Bye man en',
+      'end completed',
+    ]);
+    expect(h.engine.getCall(call.sid)?.status).toBe('completed');
   });
 });
 

@@ -3,17 +3,15 @@
  * set parameter values with `PUT /projects/{sid}/parameters`, `GET .../info`, `PUT .../rename`,
  * `PUT .../upgrade`, and the web trigger settings `GET`/`POST .../cc` (kept in exports).
  */
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import { z } from 'zod';
-import { ProjectError } from '../../designer/compile.js';
-import { loadProject } from '../../designer/load.js';
 import { CURRENT_VERSION } from '../../designer/schema.js';
 import type { DesignerAppRecord } from '../../store/designer/types.js';
 import { ApiError, notFound } from '../http/errors.js';
-import { buildApp, invalidStructure } from './build.js';
+import { buildApp } from './build.js';
 import { appOf, type DesignerDeps, type DesignerEnv } from './context.js';
 import { parseInput, parseJsonBody, parseQuery, readJson } from './input.js';
-import { nameField } from './projects.js';
+import { nameField, saveStructure } from './projects.js';
 
 /** Body of `PUT /projects/{sid}/parameters`: values of existing parameters, by name. */
 export const parameterValuesBody = z.object({
@@ -62,30 +60,14 @@ export const webTriggerBody = z
 /** The web trigger settings of an application, as stored. */
 export type WebTrigger = NonNullable<z.infer<typeof webTriggerBody>>;
 
-async function save(c: Context<DesignerEnv>, deps: DesignerDeps, record: DesignerAppRecord) {
-  const loaded = loadProject(await readJson(c));
-  if (!loaded.ok) throw invalidStructure(new ProjectError(loaded.problems));
-  if (loaded.project.header.projectKind !== record.kind) {
-    throw new ApiError(
-      400,
-      'invalid-parameter',
-      `header.projectKind: the application is ${record.kind}, not ${loaded.project.header.projectKind}`,
-      'header.projectKind',
-    );
-  }
-  const saved = { ...record, state: loaded.project, dateUpdated: deps.config.now() };
-  if ((await deps.config.designer.apps.update(saved)) !== 'updated')
-    throw notFound('Application', record.sid);
-  return saved;
-}
-
 export function registerPlatformRoutes(app: Hono<DesignerEnv>, deps: DesignerDeps): void {
   const { designer, store, now } = deps.config;
 
   // The platform's designer saves with POST; the same as PUT.
-  app.post('/projects/:sid', async (c) =>
-    c.json((await save(c, deps, await appOf(c, deps))).state as object),
-  );
+  app.post('/projects/:sid', async (c) => {
+    const record = await appOf(c, deps);
+    return c.json((await saveStructure(deps, record, await readJson(c))).state as object);
+  });
 
   app.get('/projects/:sid/info', async (c) => {
     const record = await appOf(c, deps);

@@ -139,6 +139,30 @@ export async function deleteApplication(
   return true;
 }
 
+/**
+ * Replaces an application's saved structure (`PUT /projects/{sid}` and the platform designer's
+ * `POST`): 422 as {@link loadForSave}, 400 when `header.projectKind` is not the application's.
+ */
+export async function saveStructure(
+  deps: DesignerDeps,
+  record: DesignerAppRecord,
+  json: unknown,
+): Promise<DesignerAppRecord> {
+  const loaded = loadForSave(json);
+  if (loaded.project.header.projectKind !== record.kind) {
+    throw new ApiError(
+      400,
+      'invalid-parameter',
+      `header.projectKind: the application is ${record.kind}, not ${loaded.project.header.projectKind}`,
+      'header.projectKind',
+    );
+  }
+  const saved = { ...record, state: loaded.project, dateUpdated: deps.config.now() };
+  if ((await deps.config.designer.apps.update(saved)) !== 'updated')
+    throw notFound('Application', record.sid);
+  return saved;
+}
+
 /** `name`, or `name 2`, `name 3`, ...: the first the account does not have yet. */
 export async function uniqueName(deps: DesignerDeps, accountSid: string, name: string): Promise<string> {
   const taken = new Set((await deps.config.designer.apps.list(accountSid)).map((a) => a.name));
@@ -187,19 +211,7 @@ export function registerProjects(app: Hono<DesignerEnv>, deps: DesignerDeps): vo
 
   app.put('/projects/:sid', async (c) => {
     const record = await appOf(c, deps);
-    const loaded = loadForSave(await readJson(c));
-    if (loaded.project.header.projectKind !== record.kind) {
-      throw new ApiError(
-        400,
-        'invalid-parameter',
-        `header.projectKind: the application is ${record.kind}, not ${loaded.project.header.projectKind}`,
-        'header.projectKind',
-      );
-    }
-    const saved = { ...record, state: loaded.project, dateUpdated: deps.config.now() };
-    if ((await deps.config.designer.apps.update(saved)) !== 'updated')
-      throw notFound('Application', record.sid);
-    return c.json(saved.state as object);
+    return c.json((await saveStructure(deps, record, await readJson(c))).state as object);
   });
 
   app.delete('/projects/:sid', async (c) => {

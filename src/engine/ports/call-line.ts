@@ -35,6 +35,9 @@ export type MediaSource =
 /** How a play ended: played to the end, or it could not be played (TTS or decoding failed). */
 export type PlayOutcome = 'done' | 'failed';
 
+/** What a play that could not be played resolves with (a played one resolves with nothing). */
+export type PlayFailed = Extract<PlayOutcome, 'failed'>;
+
 /**
  * A media operation under way (a play, a recording). `stop` ends it at once; a stopped play
  * never calls its `done`, a stopped recording calls its `done` with the audio captured so far.

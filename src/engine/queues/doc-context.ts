@@ -1,7 +1,7 @@
 import type { HttpMethod, Verb } from '../../rcml/model.js';
 import { Interrupted } from '../errors.js';
 import type { FetchResult } from '../fetcher.js';
-import type { LineRecording, MediaSource, RecordOptions } from '../ports/call-line.js';
+import type { LineRecording, MediaSource, PlayFailed, RecordOptions } from '../ports/call-line.js';
 import type { GatherRecord, MessageRecord, RecordingRecord } from '../records.js';
 import type { EngineSettings } from '../settings.js';
 import type { PartyInput, RequestKind } from '../types.js';
@@ -43,7 +43,7 @@ export class QueueDocContext implements VerbContext {
     if (this.stopped()) return Promise.reject(Interrupted.of('dequeued'));
     return this.base.wait(seconds);
   }
-  play(source: MediaSource): Promise<void> {
+  play(source: MediaSource): Promise<PlayFailed | undefined> {
     if (this.stopped()) return Promise.reject(Interrupted.of('dequeued'));
     return this.base.play(source);
   }

@@ -1,5 +1,6 @@
 import type { Pause } from '../../rcml/model.js';
 import { pauseDefaults } from '../../rcml/verbs/pause.js';
+import type { PlayFailed } from '../ports/call-line.js';
 import { NEXT, type VerbContext, type VerbOutcome } from './types.js';
 
 const next = (): VerbOutcome => NEXT;
@@ -17,6 +18,6 @@ export function pauseVerb(ctx: VerbContext, verb: Pause): Promise<VerbOutcome> {
  * The silence of a Pause alone, for the interpreter, which takes its end as `next` itself (one
  * promise fewer held by a parked call).
  */
-export function pauseSilence(ctx: VerbContext, verb: Pause): Promise<void> {
+export function pauseSilence(ctx: VerbContext, verb: Pause): Promise<PlayFailed | undefined> {
   return ctx.play({ kind: 'silence', seconds: verb.length ?? pauseDefaults.length });
 }

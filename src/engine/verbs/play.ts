@@ -18,6 +18,7 @@ export async function playVerb(ctx: VerbContext, verb: Play): Promise<VerbOutcom
   const audio = await ctx.audio(url);
   if (audio === null) return { kind: 'hangup' };
   const loop = verb.loop ?? playDefaults.loop;
-  for (let i = 0; loop === 0 || i < loop; i++) await ctx.play(audio);
+  // A source the line cannot play fails at once: looping on would never yield (loop 0).
+  for (let i = 0; loop === 0 || i < loop; i++) if ((await ctx.play(audio)) === 'failed') break;
   return NEXT;
 }

@@ -28,6 +28,7 @@ export function sayVerb(ctx: VerbContext, verb: Say): Promise<VerbOutcome> {
 }
 
 async function sayLoop(ctx: VerbContext, speech: MediaSource, loop: number): Promise<VerbOutcome> {
-  for (let i = 0; loop === 0 || i < loop; i++) await ctx.play(speech);
+  // Speech that failed fails at once: looping on would never yield (loop 0).
+  for (let i = 0; loop === 0 || i < loop; i++) if ((await ctx.play(speech)) === 'failed') break;
   return NEXT;
 }

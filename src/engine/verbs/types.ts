@@ -6,7 +6,13 @@ import type { LoadedDocument } from '../documents.js';
 import type { Interrupted, InterruptReason } from '../errors.js';
 import type { FetchResult } from '../fetcher.js';
 import type { LegOptions, ScreeningResult } from '../legs.js';
-import type { LineEndReason, LineRecording, MediaSource, RecordOptions } from '../ports/call-line.js';
+import type {
+  LineEndReason,
+  LineRecording,
+  MediaSource,
+  PlayFailed,
+  RecordOptions,
+} from '../ports/call-line.js';
 import type {
   CallRecord,
   CallStatus,
@@ -56,10 +62,11 @@ export interface VerbContext {
   /** Waits `seconds` of clock time. */
   wait(seconds: number): Promise<void>;
   /**
-   * Plays `source` on the call's line (its far end hears it): resolves when it has played,
+   * Plays `source` on the call's line (its far end hears it): resolves when it has played (with
+   * `'failed'` when the line could not play it: audio it cannot decode, speech that failed),
    * rejects with `Interrupted` as `wait` does (a key with `listen(true)`, a hang-up, a redirect).
    */
-  play(source: MediaSource): Promise<void>;
+  play(source: MediaSource): Promise<PlayFailed | undefined>;
   /**
    * Records the far end on the call's line (Record). Never rejects: when a hang-up or redirect
    * stops it, `interrupted` comes back with what was recorded.

@@ -23,6 +23,31 @@ describe("the platform designer's own routes", () => {
     expect(info.body).toMatchObject({ version: '1.15', projectKind: 'voice', startNodeName: 'start' });
   });
 
+  it('POST /projects/{sid} refuses what PUT refuses: a pattern the bounded regex engine cannot run', async () => {
+    const t = setup();
+    const sid = await t.create({ name: 'ivr', template: 'TL00000000000000000000000000000001' });
+    const before = (await t.json(`/projects/${sid}`)).body;
+    const lookahead = structuredClone(before);
+    lookahead.nodes[0].steps.unshift({
+      kind: 'control',
+      name: 'stepX',
+      conditions: [
+        { name: 'C1', operator: 'matches', matcher: { text: '$core_From', regex: '(?=\\+1)\\d+' } },
+      ],
+      conditionExpression: 'C1',
+      actions: [],
+    });
+    const refused = await t.json(`/projects/${sid}`, t.send(lookahead, 'POST'));
+    expect(refused.status).toBe(422);
+    expect(refused.body.problems).toEqual([
+      {
+        path: 'nodes[0].steps[0].conditions[0].matcher.regex',
+        message: expect.stringContaining('RE2 syntax'),
+      },
+    ]);
+    expect((await t.json(`/projects/${sid}`)).body).toEqual(before);
+  });
+
   it('PUT /projects/{sid}/parameters sets values of existing parameters by name', async () => {
     const t = setup();
     const sid = await t.create({ name: 'p' });

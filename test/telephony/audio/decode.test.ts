@@ -1,7 +1,9 @@
 import alawmulaw from 'alawmulaw';
 import { describe, expect, it } from 'vitest';
 import wavefile from 'wavefile';
+import { writeMp4 } from '../../../src/engine/mp4.js';
 import { AudioFormatError, decodeWav, encodeWav } from '../../../src/telephony/audio/decode.js';
+import { writeG711Wav } from '../../support/g711.js';
 
 /** A 400 Hz tone, `seconds` long at `rate`. */
 function tone(rate: number, seconds: number): Int16Array {
@@ -58,7 +60,16 @@ describe('WAV decoding to 8 kHz mono', () => {
     expect(maxDiff(decodeWav(a.toBuffer()), pcm)).toBeLessThan(300);
   });
 
-  it('refuses bytes that are no WAV file', () => {
+  it('reads the G.711 prompts the designer and announcements take (18-byte fmt, a fact chunk)', () => {
+    for (const format of [6, 7] as const) {
+      const decoded = decodeWav(writeG711Wav(0.5, format));
+      expect(decoded.length).toBe(4000);
+      expect(decoded.every((s) => Math.abs(s) < 16)).toBe(true);
+    }
+  });
+
+  it('refuses bytes that are no WAV file, an MP4 among them (a Play of one fails)', () => {
     expect(() => decodeWav(new TextEncoder().encode('ID3 not a wav'))).toThrow(AudioFormatError);
+    expect(() => decodeWav(writeMp4(1))).toThrow(AudioFormatError);
   });
 });
