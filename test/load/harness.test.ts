@@ -59,6 +59,13 @@ describe('runLoad', () => {
     expect(Object.keys(report.latency.all)).toEqual(['count', 'mean', 'p50', 'p90', 'p99', 'max']);
     expect(report.timeline.reduce((n, s) => n + s.requests, 0)).toBe(60);
     expect(report.engine.heapUsedMaxMb).toBeGreaterThan(0);
+    // The terminal table names its unit; the charts draw the p99 the tables and thresholds use,
+    // and the request rate in a chart of its own.
+    expect(formatLoadReport(report)).toMatch(/^ {2}latency \(ms\) +count +p50 +p90 +p99 +max$/m);
+    const html = loadReportHtml(report);
+    expect(html).toContain('class="tick">p99</text>');
+    expect(html).not.toContain('p95');
+    expect(html).toContain('aria-label="Webhook requests"');
   });
 
   it('percentiles of a known latency distribution: 50% at 10 ms, 40% at 30 ms, 10% at 80 ms', async () => {

@@ -240,6 +240,8 @@ export const callsPage: Page = (view) => {
       const call = sid === undefined ? undefined : calls.get(sid);
       if (tr && call && change.event.type === 'verb' && !isEnded(call.status)) {
         tr.cells[NOW].textContent = verbs.get(call.sid) ?? '';
+        // On a virtual clock time moves only with events: the new verb's time is the call's now.
+        tr.cells[DURATION].textContent = durationText(call, time.now());
       }
     }
   });

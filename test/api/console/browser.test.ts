@@ -1,7 +1,8 @@
 /**
  * The console in headless Chromium against a real server on the virtual clock: log in, watch a
  * call placed through /sim appear and end, its timeline and recording, a queue fill and drain,
- * a designer application's graph, the operator's actions by keyboard, and logging out.
+ * a designer application's graph, the operator's actions by keyboard, the calls list's current
+ * verbs, running times and filters, a call's webhook requests and answers, and logging out.
  * Screenshots of each page land in test-artifacts/console/.
  */
 import { existsSync, mkdirSync } from 'node:fs';
@@ -173,6 +174,9 @@ describe.skipIf(!browser)('the web console in headless Chromium', () => {
     expect(await page.locator('[data-queue="support"] h3').last().textContent()).toBe(
       'Waiting in <Enqueue>: 0 (API: agents)',
     );
+    expect(await page.locator('p.hint').textContent()).toContain(
+      'The platform names them agents (Enqueue) and customers (Dial/Queue)',
+    );
     await shot('queue-drained');
   });
 
@@ -248,6 +252,105 @@ describe.skipIf(!browser)('the web console in headless Chromium', () => {
     await page.locator('table.notifications tbody tr').first().waitFor();
     expect(await page.locator('table.notifications').textContent()).toContain('+15559999');
     await shot('notifications');
+  });
+
+  it('shows what each live call is doing and its running time, with filters and a search by sid', async () => {
+    await page.getByRole('link', { name: 'Calls' }).click();
+    await page.getByRole('heading', { name: 'Calls', level: 1 }).waitFor();
+    const held = await placeCall('+15550200', '+15552001');
+    await row(held).waitFor();
+    await s.advance(10);
+    await page
+      .locator(`tr[data-sid="${held}"][data-status="in-progress"] td.verb`)
+      .getByText('Pause')
+      .waitFor();
+    expect(await row(held).locator('td.duration').textContent()).toMatch(/^\d+ s$/);
+    // On the virtual clock the running time is the engine's time of the call's newest event:
+    // a redirect 10 s in starts a Say there.
+    const redirect = await s.api(`/platform/2012-04-24/Accounts/${ACCOUNT}/Calls/${held}.json`, {
+      Url: 'http://app.test/other',
+    });
+    expect(redirect.status).toBe(200);
+    await s.advance(1);
+    await row(held)
+      .locator('td.duration')
+      .filter({ hasText: /^1\d s$/ })
+      .waitFor();
+    const ended = page.locator('tr[data-status="completed"]').first();
+    expect(await ended.locator('td.verb').textContent()).toBe('');
+    expect(await ended.locator('td.duration').textContent()).toMatch(/^\d+ s$/);
+
+    const filters = page.locator('form.call-filters');
+    const visible = () => page.locator('tr[data-sid]:visible');
+    const all = await page.locator('tr[data-sid]').count();
+    await filters.locator('input[name=sid]').fill(held.slice(-6).toLowerCase());
+    expect(await visible().evaluateAll((rows) => rows.map((r) => r.getAttribute('data-sid')))).toEqual([
+      held,
+    ]);
+    await filters.locator('input[name=sid]').fill('');
+    await filters.locator('input[name=number]').fill('555 2001');
+    expect(await visible().evaluateAll((rows) => rows.map((r) => r.getAttribute('data-sid')))).toEqual([
+      held,
+    ]);
+    await filters.locator('input[name=number]').fill('');
+    await filters.locator('select[name=status]').selectOption('live');
+    const live = await visible().evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')));
+    expect(live.length).toBeGreaterThan(0);
+    expect(live.every((status) => ['queued', 'ringing', 'in-progress'].includes(status ?? ''))).toBe(true);
+    await filters.locator('select[name=status]').selectOption('completed');
+    const done = await visible().evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')));
+    expect(done.length).toBeGreaterThan(0);
+    expect(done.every((status) => status === 'completed')).toBe(true);
+    await filters.locator('select[name=status]').selectOption('');
+    await filters.locator('select[name=direction]').selectOption('outbound-api');
+    expect(await visible().count()).toBe(0);
+    await filters.locator('select[name=direction]').selectOption('inbound');
+    expect(await visible().count()).toBe(all);
+    await filters.locator('select[name=direction]').selectOption('');
+    await filters.locator('input[name=date]').fill('2026-01-06');
+    expect(await visible().count()).toBe(0);
+    expect(await page.locator('p.summary').textContent()).toContain(`0 of ${all} shown`);
+    await filters.locator('input[name=date]').fill('2026-01-05');
+    expect(await visible().count()).toBe(all);
+    await shot('calls-filtered');
+    await filters.locator('input[name=date]').fill('');
+  });
+
+  it("lists a call's webhook requests with the parameters sent and the document answered, as text", async () => {
+    const held = (await page
+      .locator('tr[data-sid][data-status="in-progress"]')
+      .first()
+      .getAttribute('data-sid')) as string;
+    await row(held).getByRole('link', { name: held }).click();
+    const request = page.locator('ol.webhooks li').first();
+    await request.waitFor();
+    expect(await request.locator('summary').textContent()).toBe('POST http://app.test/hold → 200 (rcml)');
+    await request.locator('summary').click();
+    const params = await request
+      .locator('table.params tbody tr')
+      .evaluateAll((rows) =>
+        Object.fromEntries(rows.map((r) => [r.cells[0]?.textContent, r.cells[1]?.textContent])),
+      );
+    expect(params).toMatchObject({ CallSid: held, From: '+15552001', To: '+15550200', Direction: 'inbound' });
+    expect(await request.getByText('HTTP 200 (text/xml)').count()).toBe(1);
+    const body = request.locator('pre.response-body');
+    expect(await body.textContent()).toBe(
+      '<Response><Say>Please hold.</Say><Pause length="600"/></Response>',
+    );
+    // Shown as text: the document's elements are not the page's.
+    expect(await body.locator('*').count()).toBe(0);
+    await shot('call-webhooks');
+
+    const long = await placeCall('+15550600');
+    await s.advance(1);
+    await page.goto(`${s.url}/console/#/calls/${long}`);
+    await page.locator('ol.webhooks li summary').first().click();
+    const cut = (await page.locator('ol.webhooks pre.response-body').first().textContent()) as string;
+    expect(cut.startsWith('<Response><Pause length="600"/>')).toBe(true);
+    expect(cut.endsWith('\n… (cut at 4,096 characters)')).toBe(true);
+    expect(cut.length).toBe(4096 + '\n… (cut at 4,096 characters)'.length);
+    await page.goto(`${s.url}/console/#/calls`);
+    await page.getByRole('heading', { name: 'Calls', level: 1 }).waitFor();
   });
 
   it('loads nothing from elsewhere, shows no credentials, and logs out', async () => {

@@ -49,7 +49,7 @@ export const basicOf = (sid: string, token: string) =>
 /**
  * Numbers: +15550100 says, records and hangs up; +15550200 waits in a long pause; +15550300
  * dials the `support` queue (a customer); +15550400 enqueues (an agent); +15550500 joins a
- * conference.
+ * conference; +15550600 answers a document longer than a response event carries.
  */
 export async function startConsoleServer(
   options: { sessions?: SessionOptions } = {},
@@ -70,6 +70,7 @@ export async function startConsoleServer(
       '+15550300': { voiceUrl: 'http://app.test/customer' },
       '+15550400': { voiceUrl: 'http://app.test/agent' },
       '+15550500': { voiceUrl: 'http://app.test/room' },
+      '+15550600': { voiceUrl: 'http://app.test/long' },
     },
   });
   const { engine } = server;
@@ -85,6 +86,7 @@ export async function startConsoleServer(
   engine.registerHandler('http://app.test/room', () =>
     xml('<Dial><Conference startConferenceOnEnter="true">standup</Conference></Dial>'),
   );
+  engine.registerHandler('http://app.test/long', () => xml('<Pause length="600"/>'.repeat(300)));
   const api = (path: string, fields?: Record<string, string>, auth = basicOf(ACCOUNT, TOKEN)) =>
     fetch(`${server.url}${path}`, {
       method: fields ? 'POST' : 'GET',
