@@ -53,7 +53,7 @@ export interface BridgedResult {
 }
 
 /** Both sides' audio: SIPp streams this file in a loop (PCMA, payload 8) until the call ends. */
-function streamedTone(): string {
+export function streamedTone(): string {
   const file = join(mkdtempSync(join(tmpdir(), 'rcml-bench-tone-')), 'tone-alaw.wav');
   execFileSync('sox', ['-n', '-r', '8000', '-c', '1', '-e', 'a-law', file, 'synth', '6.4', 'sine', '440']);
   return `
