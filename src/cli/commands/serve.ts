@@ -1,305 +1,38 @@
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
 import { serveDesignerProject } from '../../api/designer-application.js';
 import { startEngineServer } from '../../api/engine-server.js';
 import { DRAINING_CHECK } from '../../api/ops/drain.js';
 import { ensureAccount } from '../../api/server.js';
-import { type ClusterBackends, openClusterBackends } from '../../cluster/backends.js';
 import { redactUrl } from '../../engine/fetcher.js';
 import type { CallRecord } from '../../engine/records.js';
 import type { ClientDirectory } from '../../store/client-directory.js';
-import { createDatabaseIfAbsent } from '../../store/postgres/create-database.js';
 import { lockDataDirectory } from '../../store/sqlite/lock.js';
-import { openSqliteStore } from '../../store/sqlite/open.js';
 import { deferredTelephony } from '../../telephony/deferred-telephony.js';
 import { type SipService, startSipService } from '../../telephony/sip-service.js';
-import { envOption } from '../env-option.js';
 import { whenOrphaned } from './parent-watch.js';
-import { type EgressOptions, egressOptions, egressPolicy, yesNo } from './serve-egress.js';
-import { fetcherOptionsOf, type ServeFetchOptions, serveFetchOptions } from './serve-fetch.js';
-import { accountLimitsOf, type ServeLimitOptions, serveLimitOptions } from './serve-limits.js';
+import { type FinalCallbacks, openBackends } from './serve-backends.js';
+import { egressOptions, egressPolicy } from './serve-egress.js';
+import { fetcherOptionsOf, serveFetchOptions } from './serve-fetch.js';
+import { accountLimitsOf, serveLimitOptions } from './serve-limits.js';
 import {
   createServeOps,
   drainOnSignals,
   drainSecondsOf,
-  type ServeOps,
-  type ServeOpsOptions,
   scheduleRetention,
   serveOpsOptions,
 } from './serve-ops.js';
-import { type ServeSipOptions, serveSipOptions, sipClientDirectory } from './serve-sip.js';
-import { sipPeerOptionsProblem, sipPeerServiceOptions, sipSourcesNote } from './serve-sip-peers.js';
+import { checkServeOptions, readProject, readTls, type ServeOptions, serveOptions } from './serve-options.js';
+import { serveSipOptions, sipClientDirectory } from './serve-sip.js';
+import { sipPeerServiceOptions, sipSourcesNote } from './serve-sip-peers.js';
 import { openServiceStores, type ServiceStores } from './serve-stores.js';
-
-/**
- * Exit status of a node that learnt it was declared dead by the cluster (a survivor took its
- * calls over): EX_TEMPFAIL, for a supervisor to start it again (it then rejoins with a new epoch).
- */
-export const FENCED_EXIT_CODE = 75;
-
-function port(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('expected a port number 0-65535');
-  return n;
-}
-
-function absoluteUrl(value: string): string {
-  try {
-    const url = new URL(value);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
-  } catch {
-    throw new InvalidArgumentError('expected an absolute http(s) URL');
-  }
-  return value;
-}
-
-function seed(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a non-negative whole number');
-  return Number(value);
-}
-
-/** The `--project` file as JSON; a file that cannot be read or parsed is a usage error. */
-function readProject(file: string, command: Command): unknown {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    return command.error(`error: --project ${file}: ${err instanceof Error ? err.message : String(err)}`, {
-      exitCode: 2,
-    });
-  }
-}
-
-/**
- * `--number +15550100=http://host/app` routes to a URL, `--number +15550100=AP...` to a Visual
- * Designer application of the service, a bare number to the `--project`.
- */
-interface NumberRoute {
-  number: string;
-  url?: string;
-  application?: string;
-}
-
-const APPLICATION_SID = /^AP[0-9a-fA-F]{32}$/;
-
-/** One or more routes separated by whitespace (`RCML_NUMBERS` holds several). */
-function numberRoutes(value: string, previous: NumberRoute[] = []): NumberRoute[] {
-  return value
-    .trim()
-    .split(/\s+/)
-    .filter((v) => v !== '')
-    .reduce((routes, v) => numberRoute(v, routes), previous);
-}
-
-function numberRoute(value: string, previous: NumberRoute[]): NumberRoute[] {
-  const eq = value.indexOf('=');
-  const number = eq < 0 ? value : value.slice(0, eq);
-  if (!/^(\+?[0-9*#]+|client:\S+|sip:\S+@\S+)$/.test(number)) {
-    throw new InvalidArgumentError(`expected a number, client:<name> or sip:<user>@<host>, got '${number}'`);
-  }
-  const to = eq < 0 ? undefined : value.slice(eq + 1);
-  if (to !== undefined && APPLICATION_SID.test(to)) return [...previous, { number, application: to }];
-  return [...previous, { number, url: to === undefined ? undefined : absoluteUrl(to) }];
-}
-
-interface ServeOptions
-  extends ServeOpsOptions,
-    ServeLimitOptions,
-    EgressOptions,
-    ServeFetchOptions,
-    ServeSipOptions {
-  port: number;
-  host: string;
-  data: string;
-  clock: 'real' | 'virtual';
-  seed?: number;
-  baseUrl?: string;
-  accountSid?: string;
-  authToken?: string;
-  number?: NumberRoute[];
-  project?: string;
-  database?: string;
-  redis?: string;
-  nodeId?: string;
-  advertiseUrl?: string;
-  nodeTtlMs?: number;
-  tlsCert?: string;
-  tlsKey?: string;
-  sim?: boolean;
-}
-
-/** `--tls-cert` and `--tls-key` read, both or neither; a file that cannot be read is a usage error. */
-function readTls(options: ServeOptions, command: Command): { cert: Buffer; key: Buffer } | undefined {
-  if (options.tlsCert === undefined && options.tlsKey === undefined) return undefined;
-  if (options.tlsCert === undefined || options.tlsKey === undefined) {
-    return command.error('error: give both --tls-cert and --tls-key, or neither', { exitCode: 2 });
-  }
-  const read = (flag: string, file: string) => {
-    try {
-      return readFileSync(file);
-    } catch (err) {
-      return command.error(`error: ${flag} ${file}: ${err instanceof Error ? err.message : String(err)}`, {
-        exitCode: 2,
-      });
-    }
-  };
-  return { cert: read('--tls-cert', options.tlsCert), key: read('--tls-key', options.tlsKey) };
-}
-
-function nodeTtl(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 100 || n > 3_600_000) {
-    throw new InvalidArgumentError('expected whole milliseconds, 100-3600000');
-  }
-  return n;
-}
-
-/** Where the final status callbacks of the calls this node closes for a dead node go (set once it serves). */
-interface FinalCallbacks {
-  send(closed: CallRecord): void;
-}
-
-/** The store (and, in a cluster, the shared queues and liveness) a node runs on. */
-async function openBackends(
-  options: ServeOptions,
-  command: Command,
-  log: ServeOps['log'],
-  finalCallbacks: FinalCallbacks,
-) {
-  if (options.database === undefined) {
-    if (options.redis !== undefined || options.nodeId !== undefined) {
-      command.error('error: --redis and --node-id need --database', { exitCode: 2 });
-    }
-    const store = await openSqliteStore({ dir: options.data });
-    return { store, where: `data ${options.data}`, cluster: undefined };
-  }
-  if (!/^postgres(ql)?:\/\//.test(options.database)) {
-    command.error('error: --database must be a postgres:// URL', { exitCode: 2 });
-  }
-  if (options.redis !== undefined && !/^rediss?:\/\//.test(options.redis)) {
-    command.error('error: --redis must be a redis:// URL', { exitCode: 2 });
-  }
-  if (
-    options.redis === undefined &&
-    (options.advertiseUrl !== undefined || options.nodeTtlMs !== undefined)
-  ) {
-    command.error('error: --advertise-url and --node-ttl-ms need --redis', { exitCode: 2 });
-  }
-  const nodeId = options.nodeId ?? 'node1';
-  // A first node on a server with only its default databases creates the one it is given.
-  let created: string | undefined;
-  try {
-    created = await createDatabaseIfAbsent(options.database);
-  } catch (err) {
-    command.error(
-      `error: cannot create the database of ${redactUrl(options.database)}: ${err instanceof Error ? err.message : String(err)}`,
-      { exitCode: 2 },
-    );
-  }
-  const cluster: ClusterBackends = await openClusterBackends({
-    databaseUrl: options.database,
-    redisUrl: options.redis,
-    nodeId,
-    // Several platforms can share one Redis, each under its own key prefix.
-    redisPrefix: process.env.RCML_REDIS_PREFIX || undefined,
-    nodeTtlMs: options.nodeTtlMs,
-    onTakeover: (node, outcome) => {
-      if (outcome.status === 'done') {
-        log.warn({ node, calls: outcome.calls.length, members: outcome.members }, 'took over a dead node');
-        // Their final status callbacks leave from here, once (this node closed them).
-        for (const closed of outcome.closed) finalCallbacks.send(closed);
-      } else if (outcome.status === 'failed') {
-        log.error({ node, err: outcome.error }, 'taking over a dead node failed');
-      }
-    },
-    onError: (err) => log.error({ err }, 'change notice between nodes failed'),
-    // Its calls belong to the survivor now: nothing more may leave this process.
-    onFenced: (why) => {
-      log.error(
-        { node: nodeId, why },
-        'this node was declared dead by the cluster; exiting, restart it to rejoin',
-      );
-      process.exit(FENCED_EXIT_CODE);
-    },
-  });
-  return {
-    store: cluster.store,
-    where: `node ${nodeId}, PostgreSQL${created ? ` (database ${created} created)` : ''}${cluster.queueStore ? ' + Redis' : ''}`,
-    cluster,
-  };
-}
 
 /** Registers `rcml serve`: the platform REST API and its call engine, records in SQLite under --data. */
 export function registerServe(program: Command): void {
-  // Every option also reads an environment variable (envOption: RCML_ + the long flag unless
-  // named), listed in docs/operations.md.
   const serve = program
     .command('serve')
-    .description('serve the platform REST API and run calls (records in SQLite under --data, or PostgreSQL)')
-    .addOption(
-      envOption('--port <port>', 'port to listen on (0 picks a free one)').default(8080).argParser(port),
-    )
-    .addOption(envOption('--host <host>', 'address to listen on').default('127.0.0.1'))
-    .addOption(
-      envOption(
-        '--data <dir>',
-        'data directory (SQLite databases and recordings; unused with --database)',
-      ).default('./data'),
-    )
-    .addOption(
-      envOption('--clock <clock>', 'clock of the call engine (virtual: moved by POST /sim/Advance)')
-        .choices(['real', 'virtual'])
-        .default('real'),
-    )
-    .addOption(envOption('--seed <n>', 'seed of call sids on the virtual clock').argParser(seed))
-    .addOption(
-      envOption('--base-url <url>', '{base_url} of links (default http://host:port)').argParser(absoluteUrl),
-    )
-    .addOption(envOption('--account-sid <sid>', 'account to serve'))
-    .addOption(envOption('--auth-token <token>', 'its auth token'))
-    .addOption(
-      envOption(
-        '--number <number[=url]>',
-        'route inbound calls to a number: =URL, =AP<sid> (a designer application), bare: the --project; repeatable',
-        'RCML_NUMBERS',
-      ).argParser(numberRoutes),
-    )
-    .addOption(envOption('--project <state.json>', 'serve a Visual Designer project as an application'))
-    .addOption(
-      envOption(
-        '--database <url>',
-        'keep records in PostgreSQL (postgres://...) instead of --data',
-        'RCML_DATABASE_URL',
-      ),
-    )
-    .addOption(
-      envOption(
-        '--redis <url>',
-        'share queues with the other nodes through Redis (redis://...)',
-        'RCML_REDIS_URL',
-      ),
-    )
-    .addOption(envOption('--node-id <name>', "this node's name in the cluster (default node1)"))
-    .addOption(
-      envOption(
-        '--advertise-url <url>',
-        'URL the other nodes forward live-call requests to (default the listening URL)',
-      ).argParser(absoluteUrl),
-    )
-    .addOption(
-      envOption('--node-ttl-ms <ms>', 'a node silent this long is taken for dead (default 10000)').argParser(
-        nodeTtl,
-      ),
-    )
-    .addOption(envOption('--tls-cert <file>', 'serve HTTPS with this certificate (PEM; needs --tls-key)'))
-    .addOption(envOption('--tls-key <file>', 'private key of --tls-cert (PEM)'))
-    .addOption(
-      envOption(
-        '--sim [yes|no]',
-        'let /sim set parties and advance the clock, which every account shares (default: yes on the virtual clock only)',
-      ).argParser(yesNo),
-    );
+    .description('serve the platform REST API and run calls (records in SQLite under --data, or PostgreSQL)');
+  for (const option of serveOptions()) serve.addOption(option);
   for (const option of serveOpsOptions()) serve.addOption(option);
   for (const option of serveLimitOptions()) serve.addOption(option);
   for (const option of egressOptions()) serve.addOption(option);
@@ -307,19 +40,8 @@ export function registerServe(program: Command): void {
   for (const option of serveSipOptions()) serve.addOption(option);
   serve.action(async (options: ServeOptions, command: Command) => {
     const parent = process.ppid;
-    // Usage errors go through command.error, which prints the usage of `rcml serve` too.
-    if (options.seed !== undefined && options.clock !== 'virtual') {
-      command.error('error: --seed needs --clock virtual', { exitCode: 2 });
-    }
-    if (options.sip !== undefined && options.clock !== 'real') {
-      command.error('error: --sip answers real calls in real time: it needs --clock real', { exitCode: 2 });
-    }
-    const sipPeers = sipPeerOptionsProblem(options);
-    if (sipPeers) command.error(`error: ${sipPeers}`, { exitCode: 2 });
+    checkServeOptions(options, command);
     const routes = options.number ?? [];
-    if (routes.some((r) => r.url === undefined && r.application === undefined) && !options.project) {
-      command.error('error: a --number without =url routes to the --project: give one', { exitCode: 2 });
-    }
     // Read the project before opening anything, so a bad file leaves nothing behind.
     const project = options.project ? readProject(options.project, command) : undefined;
     const tls = readTls(options, command);
