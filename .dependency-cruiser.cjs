@@ -8,10 +8,10 @@ const engine = {
   values:
     '^src/engine/(records|types|errors|notification-codes|sids|dates|params|status-callbacks|settings|wav|wav-check|mp4|media-file|handlers|fetcher|signature|create-call-schema|modify-call-schema|script-signal|redact-events|verb-details|queues/events|conference-peers)[.]ts$|^src/engine/(clock|fetch|ports)/',
   call: '^src/engine/(call-machine|runtime|call|call-slot|simulated-line|simulated-telephony)[.]ts$',
-  services: '^src/engine/(conferences|conference-join|legs|bridge|media|documents|modify-call|run-until|call-setups|final-callback)[.]ts$',
+  services: '^src/engine/(conferences|conference-join|legs|bridge|media|documents|modify-call|run-until|call-setups|inbound-call|final-callback)[.]ts$',
   verbs: '^src/engine/verbs/|^src/engine/queues/(?!events[.]ts$)',
   interpreter: '^src/engine/(call-services|script-context|interpreter)[.]ts$',
-  wiring: '^src/engine/(engine|index)[.]ts$',
+  wiring: '^src/engine/(engine|engine-options|index)[.]ts$',
 };
 const order = ['values', 'call', 'services', 'verbs', 'interpreter', 'wiring'];
 

@@ -1,11 +1,9 @@
 import type { QueueInfo, QueueListener, QueueSnapshot } from '../queue/index.js';
 import { Call } from './call.js';
-import { type AcceptCallOptions, inboundSetup, outboundSetup } from './call-setups.js';
+import { type AcceptCallOptions, outboundSetup } from './call-setups.js';
 import type { Clock } from './clock/clock.js';
-import { RealClock } from './clock/real-clock.js';
-import { DEFAULT_EPOCH, VirtualClock } from './clock/virtual-clock.js';
+import type { VirtualClock } from './clock/virtual-clock.js';
 import { attachConferencePeers } from './conference-join.js';
-import type { ConferencePeers } from './conference-peers.js';
 import {
   type ConferenceInfo,
   ConferenceRooms,
@@ -13,85 +11,30 @@ import {
   type ParticipantInfo,
 } from './conferences.js';
 import { checkCreateCall } from './create-call-schema.js';
+import { type EngineOptions, engineRuntime } from './engine-options.js';
 import { EngineError } from './errors.js';
-import { createFetcher, type FetcherCloseOptions, type HttpFetcherOptions } from './fetcher.js';
+import type { FetcherCloseOptions } from './fetcher.js';
 import { sendFinalCallback } from './final-callback.js';
 import { HandlerRegistry } from './handlers.js';
-import { prepareScript } from './interpreter.js';
+import { startInboundCall } from './inbound-call.js';
 import { modifyLiveCall } from './modify-call.js';
 import type { ModifyCallInput } from './modify-call-schema.js';
-import { quoteReceived, splitTarget } from './params.js';
-import type { CallLine } from './ports/call-line.js';
-import type { Telephony } from './ports/telephony.js';
-import { type EngineQueueOptions, QueueService } from './queues/service.js';
-import type { CallRecord, RecordSink } from './records.js';
-import { redactingListener } from './redact-events.js';
+import { splitTarget } from './params.js';
+import { QueueService } from './queues/service.js';
+import type { CallRecord } from './records.js';
 import { runUntilVerb, runUntilWaitingForInput, virtualClock } from './run-until.js';
-import { Runtime } from './runtime.js';
-import { defaultSettings, type EngineSettings } from './settings.js';
-import { numberSid, randomSids, seededSids, skippingSids } from './sids.js';
+import type { Runtime } from './runtime.js';
+import { numberSid } from './sids.js';
 import type {
   CreateCallParams,
   DefaultParty,
-  EngineEventListener,
   IncomingCallOptions,
   NumberConfig,
   PartyBehaviour,
   RcmlHandler,
 } from './types.js';
 
-/** Options of `createEngine`. */
-export interface EngineOptions {
-  /** `virtual` (default): deterministic time driven by `advance`/`runUntil*`; `real`: wall clock. */
-  clock?: 'virtual' | 'real';
-  /** Start of virtual time, ms since epoch. Default 2024-01-01T00:00:00Z. */
-  epoch?: number;
-  /** Seed of the sid generator; without it sids are random. */
-  seed?: number;
-  /**
-   * Whether a sid is already held (by a store a previous run filled): the generator draws past
-   * it, so a seeded run started again over the same records never reuses, and so never
-   * overwrites, one of them.
-   */
-  sidTaken?: (sid: string) => boolean;
-  /** Account owning every call. Default a sid drawn from the generator. */
-  accountSid?: string;
-  /** `InstanceId` of calls. Default `rcml-engine`. */
-  instanceId?: string;
-  /** Receives every record as it is created or changes. */
-  sink?: RecordSink;
-  /** Inspection hook: statuses, verbs, requests, responses, party input. */
-  onEvent?: EngineEventListener;
-  /** Behaviour of parties without one of their own (or a function of the call). Default: answer at once. */
-  defaultParty?: DefaultParty;
-  /** Media constants (speaking rate, default Play length...). */
-  settings?: Partial<EngineSettings>;
-  /**
-   * HTTP client options: idle timeout, total deadline, body caps, redirects, the grace of
-   * `close()`, the egress policy and a hook that sees every outgoing request.
-   */
-  http?: HttpFetcherOptions;
-  /** Keep ended calls' records for `getCall`/`listCalls`. Default true. */
-  retainCalls?: boolean;
-  /**
-   * How many more live calls the account may have now: a Dial places no leg past it (each
-   * refused target gets warning 13225). Default: no limit.
-   */
-  liveCallRoom?: (accountSid: string) => number;
-  /** Call queues: the store behind them and the size limit of new queues (1..5000, default 100). */
-  queues?: EngineQueueOptions;
-  /**
-   * Conference rooms: `peers` makes a room name of an account one room across the nodes of a
-   * cluster (see `ConferencePeers`). Default: rooms of this engine alone.
-   */
-  conferences?: { peers?: ConferencePeers };
-  /**
-   * How calls are placed and lines joined (see `Telephony`, docs/telephony.md): an
-   * implementation, or a function given the simulated parties' one to delegate to. Default:
-   * the simulated parties.
-   */
-  telephony?: Telephony | ((simulated: Telephony) => Telephony);
-}
+export type { EngineOptions } from './engine-options.js';
 
 /**
  * Runs calls: fetches RCML (over HTTP or from in-process handlers) and executes it, with
@@ -107,27 +50,8 @@ export class Engine {
   private readonly queues: QueueService;
 
   constructor(options: EngineOptions = {}) {
-    this.clock =
-      options.clock === 'real' ? new RealClock() : new VirtualClock(options.epoch ?? DEFAULT_EPOCH);
-    const drawn = options.seed === undefined ? randomSids() : seededSids(options.seed);
-    const sids = options.sidTaken ? skippingSids(drawn, options.sidTaken) : drawn;
-    this.rt = new Runtime(
-      this.clock,
-      sids,
-      options.sink ?? {},
-      options.accountSid ?? sids.next('AC'),
-      options.instanceId ?? 'rcml-engine',
-      { ...defaultSettings, ...options.settings },
-      createFetcher(this.handlers, { ordered: options.clock !== 'real', ...options.http }),
-      options.defaultParty ?? { outcome: 'answer', answerAfter: 0 },
-      redactingListener(options.onEvent),
-      prepareScript,
-    );
-    this.rt.retainCalls = options.retainCalls ?? true;
-    this.rt.liveCallRoom = options.liveCallRoom;
-    const telephony = options.telephony;
-    if (telephony)
-      this.rt.telephony = typeof telephony === 'function' ? telephony(this.rt.telephony) : telephony;
+    this.rt = engineRuntime(options, this.handlers);
+    this.clock = this.rt.clock;
     this.queues = new QueueService(this.rt, options.queues);
     if (options.conferences?.peers) attachConferencePeers(this.rt, options.conferences.peers);
   }
@@ -236,7 +160,8 @@ export class Engine {
    * number without configuration gives a `failed` call and a notification.
    */
   incomingCall(from: string, to: string, options: IncomingCallOptions = {}): Readonly<CallRecord> {
-    return this.inbound(from, to, options);
+    this.assertOpen();
+    return startInboundCall(this.rt, from, to, this.numbers.get(to), options);
   }
 
   /**
@@ -247,42 +172,20 @@ export class Engine {
    * `line.end('failed', 'unknown-number')`.
    */
   acceptCall(options: AcceptCallOptions): Readonly<CallRecord> {
-    return this.inbound(options.from, options.to, options, options.line);
+    this.assertOpen();
+    return startInboundCall(
+      this.rt,
+      options.from,
+      options.to,
+      this.numbers.get(options.to),
+      options,
+      options.line,
+    );
   }
 
   /** True when inbound calls to `number` have an application (`setNumber`). */
   hasNumber(number: string): boolean {
     return this.numbers.has(number);
-  }
-
-  private inbound(
-    from: string,
-    to: string,
-    options: IncomingCallOptions,
-    line?: CallLine,
-  ): Readonly<CallRecord> {
-    this.assertOpen();
-    const record = this.rt.newCallRecord('inbound', from, to);
-    const number = this.numbers.get(to);
-    const owner = number?.accountSid ?? options.accountSid;
-    if (owner) record.accountSid = owner;
-    record.callerName = options.callerName;
-    record.forwardedFrom = options.forwardedFrom;
-    record.phoneNumberSid = number?.sid;
-    const call = new Call(this.rt, inboundSetup(this.rt, record, from, number, options, line));
-    this.rt.live.set(record.sid, call);
-    if (!number) {
-      this.rt.notify(
-        record.sid,
-        'engine.unknown-number',
-        0,
-        `no voice configuration for number ${quoteReceived(to)}`,
-      );
-      call.end('failed', 'engine', 'unknown-number');
-      return record;
-    }
-    call.begin();
-    return record;
   }
 
   /** The party on a live call presses `keys` now. */
