@@ -1,3 +1,4 @@
+import { QueueDirectory, type QueueDirectoryOptions } from './directory.js';
 import { QueueError } from './errors.js';
 import type { QueueEvent, QueueEventBase, QueueListener } from './events.js';
 import type {
@@ -7,12 +8,10 @@ import type {
   ArriveRequest,
   LeaveOutcome,
 } from './matcher-types.js';
-import { MemoryQueueStore } from './memory-store.js';
-import { DEFAULT_MAX_QUEUE_SIZE, parseMaxQueueSize, parseQueueName } from './options.js';
+import { parseQueueName } from './options.js';
 import { decideAfterBridge } from './rejoin.js';
 import { queueResultFor } from './result.js';
 import { KeyedSerializer } from './serialize.js';
-import { randomQueueSid } from './sid.js';
 import { type QueueSnapshot, viewSide } from './snapshot.js';
 import type { AtomicArrival, QueueStore } from './store.js';
 import {
@@ -35,15 +34,7 @@ export type {
 } from './matcher-types.js';
 
 /** Construction options of {@link QueueMatcher}. */
-export interface QueueMatcherOptions {
-  /** The engine's clock (virtual or real), ms. Required: the matcher never reads the wall clock. */
-  clock: () => number;
-  /** Defaults to a fresh {@link MemoryQueueStore}. */
-  store?: QueueStore;
-  /** Sid of each new queue; defaults to {@link randomQueueSid}. Pass {@link seededQueueSids} in simulations. */
-  newSid?: () => string;
-  /** Size limit of queues created without one (1..5000, default 100). */
-  defaultMaxSize?: number;
+export interface QueueMatcherOptions extends QueueDirectoryOptions {
   /** Receives every event; more can be added with {@link QueueMatcher.subscribe}. */
   listener?: QueueListener;
 }
@@ -51,23 +42,14 @@ export interface QueueMatcherOptions {
 /**
  * Two-sided FIFO matching over a {@link QueueStore}: a newcomer meets the head of the other
  * side at once, or waits at the tail of its own. Operations on one queue run one at a time.
+ * The queues themselves (creation, lookup, size limits) are the {@link QueueDirectory}'s.
  */
-export class QueueMatcher {
-  private readonly clock: () => number;
-  private readonly store: QueueStore;
-  private readonly newSid: () => string;
-  private readonly defaultMaxSize: number;
+export class QueueMatcher extends QueueDirectory {
   private readonly listeners = new Set<QueueListener>();
   private readonly serial = new KeyedSerializer();
 
   constructor(options: QueueMatcherOptions) {
-    this.clock = options.clock;
-    this.store = options.store ?? new MemoryQueueStore();
-    this.newSid = options.newSid ?? randomQueueSid;
-    this.defaultMaxSize =
-      options.defaultMaxSize === undefined
-        ? DEFAULT_MAX_QUEUE_SIZE
-        : parseMaxQueueSize(options.defaultMaxSize, 'options.defaultMaxSize');
+    super(options);
     if (options.listener) this.listeners.add(options.listener);
   }
 
@@ -75,36 +57,6 @@ export class QueueMatcher {
   subscribe(listener: QueueListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
-  }
-
-  /** The account's queue named `name`, created on first use (with `maxSize` if given, else the default). */
-  async queue(accountSid: string, name: string, options: { maxSize?: number } = {}): Promise<QueueInfo> {
-    const found = await this.store.findQueue(accountSid, parseQueueName(name, 'queue name'));
-    if (found) return found;
-    const maxSize =
-      options.maxSize === undefined ? this.defaultMaxSize : parseMaxQueueSize(options.maxSize, 'maxSize');
-    return this.store.ensureQueue({
-      sid: this.newSid(),
-      accountSid,
-      name,
-      maxSize,
-      dateCreated: this.clock(),
-    });
-  }
-
-  getQueue(queueSid: string): Promise<QueueInfo | undefined> {
-    return this.store.getQueue(queueSid);
-  }
-
-  listQueues(accountSid: string): Promise<QueueInfo[]> {
-    return this.store.listQueues(accountSid);
-  }
-
-  /** Changes a queue's size limit (1..5000). Members already waiting stay even when over it. */
-  async setMaxSize(queueSid: string, maxSize: number): Promise<QueueInfo> {
-    const updated = await this.store.setMaxSize(queueSid, parseMaxQueueSize(maxSize, 'maxSize'));
-    if (!updated) throw new QueueError('unknown-queue', `no queue with sid ${queueSid}`);
-    return updated;
   }
 
   /** A call runs Enqueue. */
@@ -363,12 +315,6 @@ export class QueueMatcher {
     const size = await this.store.size(queue.sid, side);
     if (size >= vacated)
       this.emit({ ...this.base(queue, now), type: 'position-change', side, vacated, size });
-  }
-
-  private async requireQueue(queueSid: string): Promise<QueueInfo> {
-    const queue = await this.store.getQueue(queueSid);
-    if (!queue) throw new QueueError('unknown-queue', `no queue with sid ${queueSid}`);
-    return queue;
   }
 
   private base(queue: QueueInfo, at: number): QueueEventBase {
