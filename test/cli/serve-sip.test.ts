@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sipAddress } from '../../src/cli/commands/serve-sip.js';
 import { createProgram } from '../../src/cli/program.js';
 import { decodeWav } from '../../src/telephony/audio/decode.js';
+import { PCMU_OFFER } from '../support/pcmu-offer.js';
 import { exitOf, startServeProcess } from '../support/serve-process.js';
 import { missingTools, runSipp, SIPP_PCAPS } from '../support/sip-tools.js';
 import * as C from '../support/sipp-callee.js';
@@ -80,15 +81,7 @@ describe('rcml serve --sip', () => {
       }),
     );
     await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
-    const sdp = [
-      'v=0',
-      'o=- 1 1 IN IP4 127.0.0.1',
-      's=-',
-      'c=IN IP4 127.0.0.1',
-      't=0 0',
-      'm=audio 9 RTP/AVP 0',
-      '',
-    ].join('\r\n');
+    const sdp = PCMU_OFFER;
     const invite = [
       'INVITE sip:15550100@127.0.0.1 SIP/2.0',
       `Via: SIP/2.0/UDP 127.0.0.1:${socket.address().port};branch=z9hG4bKenv1`,

@@ -111,3 +111,21 @@ export async function setupWithEngine(http: HttpFetcherOptions = {}) {
   };
   return { ...built, store, errors, events, verbsOf, call, advance, ...client };
 }
+
+/**
+ * A copy of a project structure whose first step is a control step matching with a lookahead,
+ * a pattern the bounded regex engine cannot run (saving it is refused at
+ * `nodes[0].steps[0].conditions[0].matcher.regex`).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a project structure as the API answers it
+export function withLookahead(structure: any): any {
+  const changed = structuredClone(structure);
+  changed.nodes[0].steps.unshift({
+    kind: 'control',
+    name: 'stepX',
+    conditions: [{ name: 'C1', operator: 'matches', matcher: { text: '$core_From', regex: '(?=\\+1)\\d+' } }],
+    conditionExpression: 'C1',
+    actions: [],
+  });
+  return changed;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT_A, setup } from './harness.js';
+import { ACCOUNT_A, setup, withLookahead } from './harness.js';
 
 const zipBody = (zip: Uint8Array): RequestInit => ({
   method: 'POST',
@@ -27,16 +27,7 @@ describe("the platform designer's own routes", () => {
     const t = setup();
     const sid = await t.create({ name: 'ivr', template: 'TL00000000000000000000000000000001' });
     const before = (await t.json(`/projects/${sid}`)).body;
-    const lookahead = structuredClone(before);
-    lookahead.nodes[0].steps.unshift({
-      kind: 'control',
-      name: 'stepX',
-      conditions: [
-        { name: 'C1', operator: 'matches', matcher: { text: '$core_From', regex: '(?=\\+1)\\d+' } },
-      ],
-      conditionExpression: 'C1',
-      actions: [],
-    });
+    const lookahead = withLookahead(before);
     const refused = await t.json(`/projects/${sid}`, t.send(lookahead, 'POST'));
     expect(refused.status).toBe(422);
     expect(refused.body.problems).toEqual([

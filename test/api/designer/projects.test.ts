@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUTH_B, setup } from './harness.js';
+import { AUTH_B, setup, withLookahead } from './harness.js';
 
 const IVR = 'TL00000000000000000000000000000001';
 
@@ -119,16 +119,7 @@ describe('designer applications', () => {
     const t = setup();
     const sid = await t.create({ name: 'ivr', template: IVR });
     const before = (await t.json(`/projects/${sid}`)).body;
-    const lookahead = structuredClone(before);
-    lookahead.nodes[0].steps.unshift({
-      kind: 'control',
-      name: 'stepX',
-      conditions: [
-        { name: 'C1', operator: 'matches', matcher: { text: '$core_From', regex: '(?=\\+1)\\d+' } },
-      ],
-      conditionExpression: 'C1',
-      actions: [],
-    });
+    const lookahead = withLookahead(before);
     const refused = await t.json(`/projects/${sid}`, t.send(lookahead, 'PUT'));
     expect(refused.status).toBe(422);
     expect(refused.body.code).toBe('invalid-structure');

@@ -4,16 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallLine } from '../../../src/engine/ports/call-line.js';
 import type { CallRecord } from '../../../src/engine/records.js';
 import { type SipService, startSipService } from '../../../src/telephony/sip-service.js';
+import { PCMU_OFFER } from '../../support/pcmu-offer.js';
 
-const SDP = [
-  'v=0',
-  'o=- 1 1 IN IP4 127.0.0.1',
-  's=-',
-  'c=IN IP4 127.0.0.1',
-  't=0 0',
-  'm=audio 9 RTP/AVP 0',
-  '',
-].join('\r\n');
+const SDP = PCMU_OFFER;
 
 function request(method: string, branch: string, extra: string[] = [], body = ''): string {
   return [
