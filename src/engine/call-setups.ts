@@ -1,3 +1,4 @@
+import type { HttpMethod } from '../rcml/model.js';
 import type { Call, CallSetup } from './call.js';
 import type { SipHeaders } from './params.js';
 import type { CallLine } from './ports/call-line.js';
@@ -13,8 +14,31 @@ export interface AcceptCallOptions extends IncomingCallOptions {
   line: CallLine;
   /** The caller (`From`). */
   from: string;
-  /** The called number (`To`): a number routed with `setNumber`. */
+  /** The called number (`To`): a number routed with `setNumber`, or only reported with `voice`. */
   to: string;
+  /**
+   * The document to run instead of the routing of `to` (the voice URL of a client placing the
+   * call, with its `accountSid`): fetched as for a routed number, no `phoneNumberSid`.
+   */
+  voice?: InboundVoice;
+}
+
+/** An inbound call's first document and its fallback, when no number routes it. */
+export interface InboundVoice {
+  url: string;
+  method?: HttpMethod;
+  fallbackUrl?: string;
+  fallbackMethod?: HttpMethod;
+}
+
+/** The routing `voice` stands for: a number configuration of its URLs, without sid or callbacks. */
+export function voiceRouting(voice: InboundVoice): NumberConfig {
+  return {
+    voiceUrl: voice.url,
+    voiceMethod: voice.method,
+    voiceFallbackUrl: voice.fallbackUrl,
+    voiceFallbackMethod: voice.fallbackMethod,
+  };
 }
 
 /** How an outbound call placed with the platform's POST Calls parameters (checked) is set up. */

@@ -1,6 +1,6 @@
 import type { QueueInfo, QueueListener, QueueSnapshot } from '../queue/index.js';
 import { Call } from './call.js';
-import { type AcceptCallOptions, outboundSetup } from './call-setups.js';
+import { type AcceptCallOptions, outboundSetup, voiceRouting } from './call-setups.js';
 import type { Clock } from './clock/clock.js';
 import type { VirtualClock } from './clock/virtual-clock.js';
 import { attachConferencePeers } from './conference-join.js';
@@ -169,7 +169,8 @@ export class Engine {
    * channel): it runs as `incomingCall` does for a simulated caller. The call rings while the
    * number's voice URL is fetched and is answered (`line.answer()`) by the document's first
    * answering verb; a number without configuration gives a `failed` call, a notification and
-   * `line.end('failed', 'unknown-number')`.
+   * `line.end('failed', 'unknown-number')`. With `voice` (a client's voice URL) that document
+   * runs instead, whatever `to` is, for `accountSid`.
    */
   acceptCall(options: AcceptCallOptions): Readonly<CallRecord> {
     this.assertOpen();
@@ -177,7 +178,7 @@ export class Engine {
       this.rt,
       options.from,
       options.to,
-      this.numbers.get(options.to),
+      options.voice ? voiceRouting(options.voice) : this.numbers.get(options.to),
       options,
       options.line,
     );

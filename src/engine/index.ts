@@ -10,7 +10,7 @@ export {
 } from './bridge.js';
 export type { Call, CallBridge, MediaState } from './call.js';
 export type { ScriptStart } from './call-machine.js';
-export type { AcceptCallOptions } from './call-setups.js';
+export type { AcceptCallOptions, InboundVoice } from './call-setups.js';
 export type { Clock, TimerHandle } from './clock/clock.js';
 export { RealClock } from './clock/real-clock.js';
 export { DEFAULT_EPOCH, VirtualClock } from './clock/virtual-clock.js';

@@ -1,9 +1,13 @@
 import type { AccountRepository, ClientRepository } from './ports.js';
 
-/** A client as the SIP registrar checks it: its account and digest password. */
+/**
+ * A client as the SIP registrar checks it: its account and digest password, and the voice URL
+ * its own calls run.
+ */
 export interface DirectoryEntry {
   accountSid: string;
   password: string;
+  voice?: { url: string; method: 'GET' | 'POST'; fallbackUrl?: string; fallbackMethod: 'GET' | 'POST' };
 }
 
 /**
@@ -50,7 +54,18 @@ export async function openClientDirectory(
     for (const c of await repository.all()) {
       if (c.status !== 'active' || inactive.has(c.accountSid)) continue;
       const entries = next.get(c.login) ?? [];
-      entries.push({ accountSid: c.accountSid, password: c.password });
+      entries.push({
+        accountSid: c.accountSid,
+        password: c.password,
+        voice: c.voiceUrl
+          ? {
+              url: c.voiceUrl,
+              method: c.voiceMethod,
+              fallbackUrl: c.voiceFallbackUrl,
+              fallbackMethod: c.voiceFallbackMethod,
+            }
+          : undefined,
+      });
       next.set(c.login, entries);
     }
     byLogin = next;

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import type { InboundVoice } from '../engine/call-setups.js';
 import { addressList, EgressGuard, type EgressPolicy } from '../engine/fetch/egress.js';
 import type { CallLine } from '../engine/ports/call-line.js';
 import type { Telephony } from '../engine/ports/telephony.js';
@@ -6,6 +7,7 @@ import type { CallRecord } from '../engine/records.js';
 import { MediaHost } from './media/host.js';
 import type { MediaStats } from './media/protocol.js';
 import type { MediaCall } from './media-call.js';
+import { authorizeClientInvite } from './sip/client-invite.js';
 import { openSipEndpoint } from './sip/endpoint.js';
 import { headerSpelling } from './sip/message.js';
 import { Registrar, type SipClientDirectory } from './sip/registrar.js';
@@ -27,6 +29,10 @@ export interface InboundCalls {
     from: string;
     to: string;
     headers?: Record<string, string>;
+    /** The call's account (a client's call: the client's). */
+    accountSid?: string;
+    /** The document to run rather than the routing of `to` (a client's call: its voice URL). */
+    voice?: InboundVoice;
   }): Readonly<CallRecord>;
 }
 
@@ -70,8 +76,9 @@ export interface SipServiceOptions {
   allowSources?: readonly string[];
   /**
    * The clients that may REGISTER (digest, realm = the public address, user name = the
-   * login) and be called as `client:<login>`. Without it REGISTER gets 405 and `client:`
-   * targets stay simulated.
+   * login) and be called as `client:<login>`; an INVITE from one with a voice URL is challenged
+   * (407) and runs that URL for its account. Without it REGISTER gets 405, `client:` targets
+   * stay simulated and every INVITE is routed by number.
    */
   clients?: SipClientDirectory;
   /** Warnings (refused requests, unreadable messages) and errors. */
@@ -177,6 +184,17 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
           server.reject(400);
           return;
         }
+        // A client's softphone calling: authenticated, then run by its voice URL.
+        const placed =
+          options.clients && registrar
+            ? authorizeClientInvite(server, options.clients, registrar)
+            : { kind: 'number' as const };
+        if (placed.kind === 'refuse') {
+          if (placed.status !== 407)
+            warn('INVITE from a client refused', { callId: server.callId, status: placed.status });
+          server.reject(placed.status, { reason: placed.reason, headers: placed.headers });
+          return;
+        }
         const call = new SipCall(server, media, endpoint.publicAddress);
         const line = new SipCallLine(call, tts, (err) =>
           warn('SIP call media failed', {
@@ -190,12 +208,26 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
           live.delete(call);
           if (sid !== undefined) lines.delete(sid);
         };
-        sid = options.calls.acceptCall({
-          line,
-          from: server.callerUser || server.invite.headers.find(([n]) => n === 'from')?.[1] || 'anonymous',
-          to: routedNumber(options.calls, server.calledUser),
-          headers: Object.keys(headers).length > 0 ? headers : undefined,
-        }).sid;
+        const custom = Object.keys(headers).length > 0 ? headers : undefined;
+        sid = options.calls.acceptCall(
+          placed.kind === 'client'
+            ? {
+                line,
+                from: `client:${placed.login}`,
+                // The dialed user part as it is: a number or another client's login.
+                to: server.calledUser,
+                headers: custom,
+                accountSid: placed.accountSid,
+                voice: placed.voice,
+              }
+            : {
+                line,
+                from:
+                  server.callerUser || server.invite.headers.find(([n]) => n === 'from')?.[1] || 'anonymous',
+                to: routedNumber(options.calls, server.calledUser),
+                headers: custom,
+              },
+        ).sid;
         if (!call.ended) {
           lines.set(sid, line);
           call.ring();

@@ -1,13 +1,15 @@
 /**
  * Clients through `rcml serve --sip`: a client created over REST registers at once with its
  * login and password (SIPp, digest), a call of `POST Calls To=client:<login>` reaches the
- * Contact it registered; once the client is deleted over REST, calls to it fail.
+ * Contact it registered; once the client is deleted over REST, calls to it fail. A call the
+ * client places runs its voice URL, signed with its account's signing key.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { validateRequest } from '../../src/engine/signature.js';
 import { exitOf, startServeProcess } from '../support/serve-process.js';
 import { missingTools, runSipp } from '../support/sip-tools.js';
 import * as C from '../support/sipp-callee.js';
@@ -19,40 +21,69 @@ afterEach(async () => {
   for (const fn of cleanups.splice(0).reverse()) await fn();
 });
 
+/** A webhook the documents server received. */
+interface Received {
+  url: string;
+  signature: string;
+  params: Record<string, string>;
+}
+
+/** `rcml serve --sip` on a fresh data directory, and a documents server (`<Hangup/>`, or `/answer`). */
+async function startWithDocuments() {
+  const received: Received[] = [];
+  const docs: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => {
+      body += d;
+    });
+    req.on('end', () => {
+      received.push({
+        url: `http://${req.headers.host}${req.url}`,
+        signature: String(req.headers['x-twilio-signature'] ?? ''),
+        params: Object.fromEntries(new URLSearchParams(body)),
+      });
+      res.setHeader('content-type', 'application/xml');
+      // /answer answers (an empty Gather waits a second), then hangs up.
+      res.end(
+        req.url === '/answer'
+          ? '<Response><Gather timeout="1"/><Hangup/></Response>'
+          : '<Response><Hangup/></Response>',
+      );
+    });
+  });
+  await new Promise<void>((resolve) => docs.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise((resolve) => docs.close(resolve)));
+  const address = docs.address();
+  const docsUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const data = mkdtempSync(join(tmpdir(), 'rcml-serve-clients-'));
+  cleanups.push(() => rmSync(data, { recursive: true, force: true }));
+  const serve = await startServeProcess([
+    '--data',
+    data,
+    '--sip',
+    '127.0.0.1:0',
+    '--rtp-ports',
+    '36000-36099',
+  ]);
+  cleanups.push(async () => {
+    serve.child.kill('SIGTERM');
+    await exitOf(serve.child);
+  });
+  const sipPort = /sip: listening on udp\+tcp 127\.0\.0\.1:(\d+)/.exec(serve.out())?.[1];
+  const sid = /account sid: (AC[0-9a-f]{32})/.exec(serve.out())?.[1] as string;
+  const token = /auth token: ([0-9a-f]{32})/.exec(serve.out())?.[1] as string;
+  const signingKey = /signing key: ([0-9a-f]{32})/.exec(serve.out())?.[1] as string;
+  const root = `${serve.url}/platform/2012-04-24/Accounts/${sid}`;
+  const auth = { Authorization: `Basic ${Buffer.from(`${sid}:${token}`).toString('base64')}` };
+  const post = (path: string, fields: Record<string, string>) =>
+    fetch(`${root}${path}`, { method: 'POST', headers: auth, body: new URLSearchParams(fields) });
+  return { received, docsUrl, sipPort, sid, signingKey, root, auth, post };
+}
+
 describe.skipIf(missingTools('sipp'))('rcml serve --sip with clients', () => {
   it('registers a client created over REST and calls it as client:<login>; a deleted one is not called', async () => {
-    const docs: Server = createServer((_req, res) => {
-      res.setHeader('content-type', 'application/xml');
-      res.end('<Response><Hangup/></Response>');
-    });
-    await new Promise<void>((resolve) => docs.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise((resolve) => docs.close(resolve)));
-    const address = docs.address();
-    const voice = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/voice`;
-    const data = mkdtempSync(join(tmpdir(), 'rcml-serve-clients-'));
-    cleanups.push(() => rmSync(data, { recursive: true, force: true }));
-    const serve = await startServeProcess([
-      '--data',
-      data,
-      '--sip',
-      '127.0.0.1:0',
-      '--rtp-ports',
-      '36000-36099',
-    ]);
-    cleanups.push(async () => {
-      serve.child.kill('SIGTERM');
-      await exitOf(serve.child);
-    });
-    const sipPort = /sip: listening on udp\+tcp 127\.0\.0\.1:(\d+)/.exec(serve.out())?.[1];
-    const sid = /account sid: (AC[0-9a-f]{32})/.exec(serve.out())?.[1] as string;
-    const token = /auth token: ([0-9a-f]{32})/.exec(serve.out())?.[1] as string;
-    const root = `${serve.url}/platform/2012-04-24/Accounts/${sid}`;
-    const post = (path: string, fields: Record<string, string>) =>
-      fetch(`${root}${path}`, {
-        method: 'POST',
-        headers: { Authorization: `Basic ${Buffer.from(`${sid}:${token}`).toString('base64')}` },
-        body: new URLSearchParams(fields),
-      });
+    const { docsUrl, sipPort, root, auth, post } = await startWithDocuments();
+    const voice = `${docsUrl}/voice`;
     const created = await post('/Clients.json', { Login: 'alice', Password: 'alice-secret' });
     expect(created.status).toBe(200);
     const clientSid = ((await created.json()) as { sid: string }).sid;
@@ -86,7 +117,6 @@ describe.skipIf(missingTools('sipp'))('rcml serve --sip with clients', () => {
     );
 
     // Deleted over REST: its binding no longer reaches it, and it cannot register again.
-    const auth = { Authorization: `Basic ${Buffer.from(`${sid}:${token}`).toString('base64')}` };
     expect(
       (await fetch(`${root}/Clients/${clientSid}.json`, { method: 'DELETE', headers: auth })).status,
     ).toBe(204);
@@ -107,5 +137,39 @@ describe.skipIf(missingTools('sipp'))('rcml serve --sip with clients', () => {
       status = ((await res.json()) as { status: string }).status;
     }
     expect(status).toBe('failed');
+  }, 30_000);
+
+  it("runs a client's call by the voice URL created over REST, for its account, signed with the account's key", async () => {
+    const { received, docsUrl, sipPort, sid, signingKey, post } = await startWithDocuments();
+    const created = await post('/Clients.json', {
+      Login: 'alice',
+      Password: 'alice-secret',
+      VoiceUrl: `${docsUrl}/answer`,
+    });
+    expect(created.status).toBe(200);
+    const run = await runSipp(
+      S.scenario(
+        'client-call',
+        `${R.challengedInvite('alice', 'alice-secret')}
+  <recv response="180" optional="true"/>
+  <recv response="200" rrs="true"/>
+${S.ack2xx(2)}
+${S.answerBye}`,
+      ),
+      `127.0.0.1:${sipPort}`,
+      { service: '+15559999', keys: { sinkport: 9, caller: 'alice' }, extra: ['-timeout', '10s'] },
+    ).done;
+    expect(run.code, run.messages.slice(-3000)).toBe(0);
+    expect(run.messages).toMatch(/^SIP\/2\.0 407 Proxy Authentication Required/m);
+    expect(received).toHaveLength(1);
+    const [hook] = received;
+    expect(hook.url).toBe(`${docsUrl}/answer`);
+    expect(hook.params).toMatchObject({
+      From: 'client:alice',
+      To: '+15559999',
+      Direction: 'inbound',
+      AccountSid: sid,
+    });
+    expect(validateRequest(signingKey, hook.signature, hook.url, hook.params)).toBe(true);
   }, 30_000);
 });

@@ -156,6 +156,34 @@ describe('the CallLine port', () => {
     expect(h.requests.some((r) => r.url.endsWith('/heard'))).toBe(false);
   });
 
+  it('runs an explicit voice URL (a client placing the call) for its account, its fallback on failure', async () => {
+    const h = harness({
+      '/down': () => 'not xml <',
+      '/fallback': rcml('<Say>Hi</Say>'),
+      '/number': rcml(''),
+    });
+    // The called number is routed elsewhere: the voice given wins, `to` is only reported.
+    h.engine.setNumber('+15550100', { voiceUrl: `${BASE}/number` });
+    const line = new TestLine(() => h.engine.clock);
+    const call = h.engine.acceptCall({
+      line,
+      from: 'client:alice',
+      to: '+15550100',
+      accountSid: `AC${'b'.repeat(32)}`,
+      voice: { url: `${BASE}/down`, method: 'GET', fallbackUrl: `${BASE}/fallback` },
+    });
+    await h.engine.runUntilIdle();
+    expect(h.requests.map((r) => [r.url, r.method, r.params.From, r.params.To])).toEqual([
+      [`${BASE}/down`, 'GET', 'client:alice', '+15550100'],
+      [`${BASE}/fallback`, 'POST', 'client:alice', '+15550100'],
+    ]);
+    expect(h.requests[0].params).toMatchObject({ Direction: 'inbound', AccountSid: `AC${'b'.repeat(32)}` });
+    expect(line.log.at(-1)).toBe('end completed');
+    const record = h.engine.getCall(call.sid);
+    expect(record).toMatchObject({ status: 'completed', accountSid: `AC${'b'.repeat(32)}` });
+    expect(record?.phoneNumberSid).toBeUndefined();
+  });
+
   it('Reject tells the line busy or rejected; an unknown number and the far end hanging up end it', async () => {
     const h = harness({ '/busy': rcml('<Reject reason="busy"/>'), '/no': rcml('<Reject/>') });
     h.engine.setNumber('+1', { voiceUrl: `${BASE}/busy` });

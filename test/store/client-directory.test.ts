@@ -46,6 +46,27 @@ describe('client directory', () => {
     directory.close();
   });
 
+  it("gives a client's voice URL and methods, which its own calls run", async () => {
+    const store = createMemoryStore();
+    await store.clients.put(
+      client(1, {
+        voiceUrl: 'https://app.test/alice',
+        voiceMethod: 'GET',
+        voiceFallbackUrl: 'https://app.test/f',
+      }),
+    );
+    await store.clients.put(client(2, { login: 'bob' }));
+    const directory = await openClientDirectory(store.clients, { reloadMs: 0 });
+    expect(directory.clientsOf('alice')[0].voice).toEqual({
+      url: 'https://app.test/alice',
+      method: 'GET',
+      fallbackUrl: 'https://app.test/f',
+      fallbackMethod: 'POST',
+    });
+    expect(directory.clientsOf('bob')[0].voice).toBeUndefined();
+    directory.close();
+  });
+
   it('leaves out the clients of a suspended or closed account', async () => {
     const store = createMemoryStore();
     await store.accounts.put(account(ACCOUNT_A));

@@ -1,8 +1,11 @@
 /**
  * SIPp scenarios of a softphone registering with the engine: REGISTER, its 401 answered with
  * SIPp's digest, and the Contact `sip:<user>@127.0.0.1:[contactport]` where another SIPp (the
- * phone's callee side) answers.
+ * phone's callee side) answers; and of a softphone placing a call (From `[caller]`), its INVITE
+ * challenged with a 407.
  */
+import * as S from './sipp-scenarios.js';
+
 const register = (user: string, authorization: string, cseq: number, expires: number) => `
   <send retrans="500">
     <![CDATA[
@@ -29,3 +32,14 @@ export const registering = (
   <recv response="401" auth="true"/>
 ${register(user, `\n      [authentication username=${user} password=${password}]`, 2, expires)}
   <recv response="${final}"/>`;
+
+/**
+ * A client's call: the INVITE, its 407 acknowledged, the INVITE again (CSeq 2) with SIPp's
+ * digest of `user` and `password`. What follows (200 and ACK, or 403) is the test's.
+ */
+export const challengedInvite = (user: string, password: string): string => `${S.invite()}
+  <recv response="100" optional="true"/>
+  <recv response="407" auth="true"/>
+${S.ackRefusal}
+${S.invite({ cseq: 2, headers: [`[authentication username=${user} password=${password}]`] })}
+  <recv response="100" optional="true"/>`;

@@ -39,7 +39,8 @@ function sdp(options: OfferOptions, direction = 'sendrecv', version = 1): string
   ].join('\n');
 }
 
-export function invite(options: OfferOptions = {}): string {
+/** The INVITE; `cseq` other than 1 for one sent again (after a 407, with SIPp's `[authentication]`). */
+export function invite(options: OfferOptions & { cseq?: number } = {}): string {
   return `
   <send retrans="500">
     <![CDATA[
@@ -48,7 +49,7 @@ export function invite(options: OfferOptions = {}): string {
       From: "Caller" <sip:[caller]@[local_ip]:[local_port]>;tag=[pid]SIPpTag00[call_number]
       To: <sip:[service]@[remote_ip]:[remote_port]>
       Call-ID: [call_id]
-      CSeq: 1 INVITE
+      CSeq: ${options.cseq ?? 1} INVITE
       Contact: <sip:[caller]@[local_ip]:[local_port]>
       Max-Forwards: 70
 ${(options.headers ?? []).map((h) => `      ${h}\n`).join('')}      Content-Type: application/sdp
@@ -80,7 +81,7 @@ export const ack2xx = (cseq = 1): string => `
   </send>`;
 
 /** ACK of a final refusal: part of the INVITE transaction, so its Via (branch). */
-export const ackRefusal = `
+export const ackRefusalOf = (cseq: number): string => `
   <send>
     <![CDATA[
       ACK sip:[service]@[remote_ip]:[remote_port] SIP/2.0
@@ -88,11 +89,13 @@ export const ackRefusal = `
       [last_From:]
       [last_To:]
       Call-ID: [call_id]
-      CSeq: 1 ACK
+      CSeq: ${cseq} ACK
       Max-Forwards: 70
       Content-Length: 0
     ]]>
   </send>`;
+
+export const ackRefusal = ackRefusalOf(1);
 
 /** The caller answers our BYE. */
 export const answerBye = `

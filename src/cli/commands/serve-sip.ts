@@ -60,8 +60,9 @@ export function serveSipOptions(): Option[] {
 }
 
 /**
- * The clients softphones register as (`startSipService({ clients })`): the store's active
- * clients of active accounts, reloaded after every write through the API and every 5 s (other nodes' writes).
+ * The clients softphones register and place calls as (`startSipService({ clients })`): the
+ * store's active clients of active accounts with their voice URLs, reloaded after every write
+ * through the API and every 5 s (other nodes' writes).
  */
 export function sipClientDirectory(
   store: Store,

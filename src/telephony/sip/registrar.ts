@@ -9,6 +9,16 @@ import type { SipPeer } from './transport.js';
 export interface SipClientAccount {
   accountSid: string;
   password: string;
+  /** Where the calls it places are routed (its `voice_url`); without it they go by number. */
+  voice?: ClientVoice;
+}
+
+/** The document of a client's calls, fetched as for an inbound call. */
+export interface ClientVoice {
+  url: string;
+  method?: 'GET' | 'POST';
+  fallbackUrl?: string;
+  fallbackMethod?: 'GET' | 'POST';
 }
 
 /** Where the registrar finds clients: every account's client of that login. */
@@ -60,39 +70,73 @@ export class Registrar {
   register(request: SipRequest, _peer: SipPeer): SipResponse {
     const to = parseNameAddr(headerOf(request.headers, 'to') ?? '');
     const login = (to && parseSipUri(to.uri)?.user) ?? '';
-    const authorization = headerOf(request.headers, 'authorization');
-    if (!authorization) return this.challenge(request, false);
+    const checked = this.verify(request, login, headerOf(request.headers, 'authorization'));
+    if ('client' in checked) return this.bind(request, login, checked.client.accountSid);
+    if ('stale' in checked) return this.challenge(request, checked.stale);
+    return responseTo(request, checked.status, { reason: checked.reason });
+  }
+
+  /**
+   * Checks the digest `authorization` of `request` (REGISTER, or INVITE from a client) made by
+   * `login` with its password: the client when it is right; a challenge to send (a new nonce, `stale`
+   * when the old one is unknown or expired); or a refusal (400 bad header, 403 wrong answer,
+   * unknown or ambiguous login).
+   */
+  verify(
+    request: SipRequest,
+    login: string,
+    authorization: string | undefined,
+  ): { client: SipClientAccount } | { stale: boolean } | { status: number; reason?: string } {
+    if (!authorization) return { stale: false };
     const credentials = parseDigest(authorization);
     const p = credentials?.params ?? {};
     if (credentials?.scheme.toLowerCase() !== 'digest' || p.username === undefined || p.nonce === undefined) {
-      return responseTo(request, 400, { reason: 'Bad Authorization' });
+      return { status: 400, reason: 'Bad Authorization' };
     }
     const issued = this.nonces.get(p.nonce);
-    if (issued === undefined || issued + NONCE_LIFE <= this.now()) return this.challenge(request, true);
-    if (p.username !== login) return responseTo(request, 403, { reason: 'Username Does Not Match To' });
+    if (issued === undefined || issued + NONCE_LIFE <= this.now()) return { stale: true };
+    if (p.username !== login)
+      return {
+        status: 403,
+        reason: `Username Does Not Match ${request.method === 'REGISTER' ? 'To' : 'From'}`,
+      };
     const clients = this.directory.clientsOf(login);
     // A login that two accounts use cannot tell us whose client this is: refused, not guessed.
     if (clients.length !== 1) {
-      return responseTo(request, 403, { reason: clients.length ? 'Ambiguous Client Login' : 'Forbidden' });
+      return { status: 403, reason: clients.length ? 'Ambiguous Client Login' : 'Forbidden' };
     }
     const client = clients[0];
     const qop = p.qop?.toLowerCase();
     if ((qop !== undefined && qop !== 'auth') || (p.algorithm ?? 'MD5').toUpperCase() !== 'MD5') {
-      return responseTo(request, 403);
+      return { status: 403 };
     }
     const expected = digestResponse({
       username: login,
       realm: this.realm,
       password: client.password,
-      method: 'REGISTER',
+      method: request.method,
       uri: p.uri ?? '',
       nonce: p.nonce,
       qop,
       nc: p.nc,
       cnonce: p.cnonce,
     });
-    if (p.realm !== this.realm || p.response !== expected) return responseTo(request, 403);
-    return this.bind(request, login, client.accountSid);
+    if (p.realm !== this.realm || p.response !== expected) return { status: 403 };
+    return { client };
+  }
+
+  /**
+   * A digest challenge with a fresh nonce (the `WWW-Authenticate` or `Proxy-Authenticate`
+   * value); undefined while too many nonces are outstanding (answer 503).
+   */
+  challengeHeader(stale: boolean): string | undefined {
+    if (this.nonces.size >= MAX_NONCES) this.sweep();
+    if (this.nonces.size >= MAX_NONCES) return undefined;
+    const nonce = randomBytes(16).toString('hex');
+    this.nonces.set(nonce, this.now());
+    const params: Record<string, string> = { realm: this.realm, nonce, qop: 'auth', algorithm: 'MD5' };
+    if (stale) params.stale = 'TRUE';
+    return formatDigest({ scheme: 'Digest', params });
   }
 
   /** Forgets expired bindings and nonces. */
@@ -103,16 +147,12 @@ export class Registrar {
   }
 
   private challenge(request: SipRequest, stale: boolean): SipResponse {
-    if (this.nonces.size >= MAX_NONCES) this.sweep();
-    if (this.nonces.size >= MAX_NONCES) return responseTo(request, 503, { headers: [['retry-after', '5']] });
-    const nonce = randomBytes(16).toString('hex');
-    this.nonces.set(nonce, this.now());
-    const params: Record<string, string> = { realm: this.realm, nonce, qop: 'auth', algorithm: 'MD5' };
-    if (stale) params.stale = 'TRUE';
+    const header = this.challengeHeader(stale);
+    if (header === undefined) return responseTo(request, 503, { headers: [['retry-after', '5']] });
     return responseTo(request, 401, {
       reason: 'Unauthorized',
       toTag: randomBytes(4).toString('hex'),
-      headers: [['www-authenticate', formatDigest({ scheme: 'Digest', params })]],
+      headers: [['www-authenticate', header]],
     });
   }
 

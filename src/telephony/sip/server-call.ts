@@ -2,7 +2,7 @@ import { parseNameAddr, parseSipUri } from './address.js';
 import { Dialog, hostPort, type LocalAddress, refuseInDialog, responseTo, token } from './dialog.js';
 import { sendFinalAnswer } from './final-answer.js';
 import { ALLOWED_METHODS, answerOtherInDialog } from './in-dialog.js';
-import { cseqOf, headerOf, type SipRequest, type SipResponse } from './message.js';
+import { cseqOf, headerOf, type SipHeaders, type SipRequest, type SipResponse } from './message.js';
 import { type ReinviteWire, sendReinvite } from './reinvite.js';
 import type { Negotiated } from './sdp.js';
 import type { SipPeer } from './transport.js';
@@ -117,11 +117,16 @@ export class ServerCall {
     });
   }
 
-  /** A final refusal (404, 486, 603...) before the answer, retransmitted until its ACK. */
-  reject(status: number): void {
+  /**
+   * A final refusal (404, 486, 603, a 407 challenge...) before the answer, retransmitted until
+   * its ACK; `extra` gives its reason phrase and headers (`Proxy-Authenticate`).
+   */
+  reject(status: number, extra: { reason?: string; headers?: SipHeaders } = {}): void {
     if (this.state !== 'proceeding') return;
     this.state = 'rejected';
-    this.sendFinal(responseTo(this.invite, status, { toTag: this.localTag }), () => this.wire.forget(this));
+    this.sendFinal(responseTo(this.invite, status, { ...extra, toTag: this.localTag }), () =>
+      this.wire.forget(this),
+    );
   }
 
   /** Our hang-up: BYE once the answer is confirmed (sent when the ACK arrives, if it has not yet). */

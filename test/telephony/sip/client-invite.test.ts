@@ -1,0 +1,118 @@
+/**
+ * Which INVITEs are a client's calls and how they are authenticated: the registrar's nonces
+ * and digest check, a 407 challenge, the client's account and voice URL once answered.
+ */
+import { describe, expect, it } from 'vitest';
+import { authorizeClientInvite } from '../../../src/telephony/sip/client-invite.js';
+import { authorizationFor } from '../../../src/telephony/sip/digest.js';
+import { headerOf, type SipRequest } from '../../../src/telephony/sip/message.js';
+import { Registrar, type SipClientDirectory } from '../../../src/telephony/sip/registrar.js';
+import type { ServerCall } from '../../../src/telephony/sip/server-call.js';
+
+const URI = 'sip:+15550100@127.0.0.1';
+const VOICE = { url: 'https://app.test/client', method: 'GET' as const };
+
+const directory: SipClientDirectory = {
+  clientsOf: (login) =>
+    login === 'alice'
+      ? [{ accountSid: 'AC1', password: 'pw', voice: VOICE }]
+      : login === 'bob'
+        ? [{ accountSid: 'AC1', password: 'pw' }]
+        : login === 'twin'
+          ? [
+              { accountSid: 'AC1', password: 'pw', voice: VOICE },
+              { accountSid: 'AC2', password: 'pw' },
+            ]
+          : [],
+};
+
+/** The part of a ServerCall read here: its INVITE and From user. */
+function invite(from: string, auth?: [name: string, value: string]): ServerCall {
+  const request: SipRequest = {
+    kind: 'request',
+    method: 'INVITE',
+    uri: URI,
+    headers: [
+      ['via', 'SIP/2.0/UDP 127.0.0.1:5070;branch=z9hG4bKi1'],
+      ['from', `<sip:${from}@127.0.0.1>;tag=f1`],
+      ['to', `<${URI}>`],
+      ['call-id', 'inv@test'],
+      ['cseq', '1 INVITE'],
+      ...(auth ? [auth] : []),
+    ],
+    body: '',
+  };
+  return { invite: request, callerUser: from } as unknown as ServerCall;
+}
+
+describe('client INVITEs', () => {
+  let now = 1_000_000;
+  const registrar = new Registrar(directory, '127.0.0.1', () => now);
+
+  /** The challenge to an INVITE of `from` without credentials. */
+  const challenge = (from: string) => {
+    const first = authorizeClientInvite(invite(from), directory, registrar);
+    expect(first).toMatchObject({ kind: 'refuse', status: 407, reason: 'Proxy Authentication Required' });
+    return headerOf((first as { headers: [string, string][] }).headers, 'proxy-authenticate') as string;
+  };
+  const answered = (from: string, password: string, header = 'proxy-authorization', user = from) =>
+    authorizeClientInvite(
+      invite(from, [
+        header,
+        authorizationFor(challenge(from), { username: user, password }, 'INVITE', URI) as string,
+      ]),
+      directory,
+      registrar,
+    );
+
+  it('leaves an unknown From, and a client without a voice URL, to number routing, unchallenged', () => {
+    expect(authorizeClientInvite(invite('15551111'), directory, registrar)).toEqual({ kind: 'number' });
+    expect(authorizeClientInvite(invite('bob'), directory, registrar)).toEqual({ kind: 'number' });
+  });
+
+  it("challenges a client's INVITE, then gives its account and voice URL for the right digest", () => {
+    expect(challenge('alice')).toMatch(
+      /^Digest realm="127\.0\.0\.1", nonce="[0-9a-f]{32}", qop="auth", algorithm=MD5$/,
+    );
+    expect(answered('alice', 'pw')).toEqual({
+      kind: 'client',
+      login: 'alice',
+      accountSid: 'AC1',
+      voice: VOICE,
+    });
+    // Credentials in Authorization (a softphone answering as to a 401) do as well.
+    expect(answered('alice', 'pw', 'authorization')).toMatchObject({ kind: 'client' });
+  });
+
+  it('refuses a wrong password, another user name and a login two accounts share (403)', () => {
+    expect(answered('alice', 'nope')).toEqual({ kind: 'refuse', status: 403, reason: undefined });
+    expect(answered('alice', 'pw', 'proxy-authorization', 'bob')).toMatchObject({
+      status: 403,
+      reason: 'Username Does Not Match From',
+    });
+    expect(answered('twin', 'pw')).toMatchObject({ status: 403, reason: 'Ambiguous Client Login' });
+    const bad = authorizeClientInvite(
+      invite('alice', ['proxy-authorization', 'Basic xyz']),
+      directory,
+      registrar,
+    );
+    expect(bad).toMatchObject({ status: 400 });
+  });
+
+  it('challenges again (stale) an answer to an expired nonce', () => {
+    const header = challenge('alice');
+    now += 5 * 60_000;
+    const late = authorizeClientInvite(
+      invite('alice', [
+        'proxy-authorization',
+        authorizationFor(header, { username: 'alice', password: 'pw' }, 'INVITE', URI) as string,
+      ]),
+      directory,
+      registrar,
+    );
+    expect(late).toMatchObject({ kind: 'refuse', status: 407 });
+    expect(headerOf((late as { headers: [string, string][] }).headers, 'proxy-authenticate')).toContain(
+      'stale=TRUE',
+    );
+  });
+});
