@@ -94,7 +94,13 @@ export class SipCallLine implements CallLine {
   end(status: CallStatus, reason?: LineEndReason): void {
     this.keyWatcher = undefined;
     if (this.call.ended) return;
-    if (this.call.answered || this.answering) this.call.hangup();
+    if (this.call.answered) this.call.hangup();
+    // Answered by the engine, the media still opening: the caller gets the 200, then our BYE
+    // (ending now would refuse a call the records say was answered).
+    else if (this.answering)
+      void this.answering.then(() => {
+        if (!this.call.ended) this.call.hangup();
+      });
     else this.call.reject(refusalOf(status, reason));
   }
 

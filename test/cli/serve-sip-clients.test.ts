@@ -28,7 +28,7 @@ interface Received {
   params: Record<string, string>;
 }
 
-/** `rcml serve --sip` on a fresh data directory, and a documents server (`<Hangup/>`, or `/answer`). */
+/** `rcml serve --sip` on a fresh data directory, and a documents server answering `<Hangup/>`. */
 async function startWithDocuments() {
   const received: Received[] = [];
   const docs: Server = createServer((req, res) => {
@@ -43,12 +43,7 @@ async function startWithDocuments() {
         params: Object.fromEntries(new URLSearchParams(body)),
       });
       res.setHeader('content-type', 'application/xml');
-      // /answer answers (an empty Gather waits a second), then hangs up.
-      res.end(
-        req.url === '/answer'
-          ? '<Response><Gather timeout="1"/><Hangup/></Response>'
-          : '<Response><Hangup/></Response>',
-      );
+      res.end('<Response><Hangup/></Response>');
     });
   });
   await new Promise<void>((resolve) => docs.listen(0, '127.0.0.1', resolve));
@@ -139,12 +134,12 @@ describe.skipIf(missingTools('sipp'))('rcml serve --sip with clients', () => {
     expect(status).toBe('failed');
   }, 30_000);
 
-  it("runs a client's call by the voice URL created over REST, for its account, signed with the account's key", async () => {
+  it("runs a client's call by the voice URL created over REST, for its account, signed with the account's key; a first verb Hangup answers, then hangs up", async () => {
     const { received, docsUrl, sipPort, sid, signingKey, post } = await startWithDocuments();
     const created = await post('/Clients.json', {
       Login: 'alice',
       Password: 'alice-secret',
-      VoiceUrl: `${docsUrl}/answer`,
+      VoiceUrl: `${docsUrl}/client-voice`,
     });
     expect(created.status).toBe(200);
     const run = await runSipp(
@@ -163,7 +158,7 @@ ${S.answerBye}`,
     expect(run.messages).toMatch(/^SIP\/2\.0 407 Proxy Authentication Required/m);
     expect(received).toHaveLength(1);
     const [hook] = received;
-    expect(hook.url).toBe(`${docsUrl}/answer`);
+    expect(hook.url).toBe(`${docsUrl}/client-voice`);
     expect(hook.params).toMatchObject({
       From: 'client:alice',
       To: '+15559999',

@@ -145,6 +145,29 @@ describe('the SIP call line', () => {
     expect(call.log).toEqual(['answer', 'record 2000 5000']);
   });
 
+  it('a call ended while its answer opens the media is answered, then hung up (200, then BYE)', async () => {
+    const call = new FakeCall();
+    call.answered = false;
+    let opened: () => void = () => {};
+    call.answer = () => {
+      call.log.push('answer');
+      return new Promise<void>((resolve) => {
+        opened = () => {
+          call.answered = true;
+          resolve();
+        };
+      });
+    };
+    const line = new SipCallLine(call, tts());
+    line.answer();
+    line.end('completed');
+    await settle();
+    expect(call.log).toEqual(['answer']);
+    opened();
+    await settle();
+    expect(call.log).toEqual(['answer', 'hangup']);
+  });
+
   it('plays speech through the TTS port, and a stopped play (barge-in) stops the media and never calls done', async () => {
     const call = new FakeCall();
     const asked: string[] = [];
