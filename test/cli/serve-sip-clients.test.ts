@@ -142,18 +142,11 @@ describe.skipIf(missingTools('sipp'))('rcml serve --sip with clients', () => {
       VoiceUrl: `${docsUrl}/client-voice`,
     });
     expect(created.status).toBe(200);
-    const run = await runSipp(
-      S.scenario(
-        'client-call',
-        `${R.challengedInvite('alice', 'alice-secret')}
-  <recv response="180" optional="true"/>
-  <recv response="200" rrs="true"/>
-${S.ack2xx(2)}
-${S.answerBye}`,
-      ),
-      `127.0.0.1:${sipPort}`,
-      { service: '+15559999', keys: { sinkport: 9, caller: 'alice' }, extra: ['-timeout', '10s'] },
-    ).done;
+    const run = await runSipp(R.clientCall('alice', 'alice-secret'), `127.0.0.1:${sipPort}`, {
+      service: '+15559999',
+      keys: { sinkport: 9, caller: 'alice' },
+      extra: ['-timeout', '10s'],
+    }).done;
     expect(run.code, run.messages.slice(-3000)).toBe(0);
     expect(run.messages).toMatch(/^SIP\/2\.0 407 Proxy Authentication Required/m);
     expect(received).toHaveLength(1);

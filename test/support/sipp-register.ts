@@ -43,3 +43,14 @@ export const challengedInvite = (user: string, password: string): string => `${S
 ${S.ackRefusal}
 ${S.invite({ cseq: 2, headers: [`[authentication username=${user} password=${password}]`] })}
   <recv response="100" optional="true"/>`;
+
+/** A whole call a client places: challenged, answered, acknowledged; it ends by our BYE. */
+export const clientCall = (user: string, password: string): string =>
+  S.scenario(
+    'client-call',
+    `${challengedInvite(user, password)}
+  <recv response="180" optional="true"/>
+  <recv response="200" rrs="true"/>
+${S.ack2xx(2)}
+${S.answerBye}`,
+  );

@@ -113,18 +113,11 @@ describe.skipIf(skip)('clients registered over SIP', () => {
 
   it("runs a client's call by its voice URL once its INVITE answers the 407 challenge", async () => {
     const sink = await rtpSink();
-    const run = await runSipp(
-      S.scenario(
-        'client-call',
-        `${R.challengedInvite('erin', 'erin-secret')}
-  <recv response="180" optional="true"/>
-  <recv response="200" rrs="true"/>
-${S.ack2xx(2)}
-${S.answerBye}`,
-      ),
-      `127.0.0.1:${sip.port}`,
-      { service: 'bob', keys: { sinkport: sink.port, caller: 'erin' }, extra: ['-timeout', '10s'] },
-    ).done;
+    const run = await runSipp(R.clientCall('erin', 'erin-secret'), `127.0.0.1:${sip.port}`, {
+      service: 'bob',
+      keys: { sinkport: sink.port, caller: 'erin' },
+      extra: ['-timeout', '10s'],
+    }).done;
     sink.close();
     expect(run.code, run.messages).toBe(0);
     expect(run.messages).toMatch(/^Proxy-Authenticate: Digest realm="127\.0\.0\.1", nonce="[0-9a-f]{32}"/im);
