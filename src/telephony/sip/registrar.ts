@@ -48,7 +48,8 @@ const MAX_NONCES = 10_000;
  */
 export class Registrar {
   private readonly bindings = new Map<string, SipBinding>();
-  private readonly nonces = new Map<string, number>();
+  /** Nonces given, with when and the highest nonce count accepted so far (0: none yet). */
+  private readonly nonces = new Map<string, { issued: number; count: number }>();
 
   constructor(
     private readonly directory: SipClientDirectory,
@@ -93,8 +94,8 @@ export class Registrar {
     if (credentials?.scheme.toLowerCase() !== 'digest' || p.username === undefined || p.nonce === undefined) {
       return { status: 400, reason: 'Bad Authorization' };
     }
-    const issued = this.nonces.get(p.nonce);
-    if (issued === undefined || issued + NONCE_LIFE <= this.now()) return { stale: true };
+    const nonce = this.nonces.get(p.nonce);
+    if (nonce === undefined || nonce.issued + NONCE_LIFE <= this.now()) return { stale: true };
     if (p.username !== login)
       return {
         status: 403,
@@ -122,6 +123,14 @@ export class Registrar {
       cnonce: p.cnonce,
     });
     if (p.realm !== this.realm || p.response !== expected) return { status: 403 };
+    // An answer is accepted once: with qop, each one must count its nonce's uses further
+    // (nc, RFC 7616 section 3.4); without qop, the nonce serves once. A replayed answer, or a
+    // retransmission after its answer, is challenged again with a fresh nonce. (The digest's
+    // uri is not compared with the Request-URI: SIPp, for one, answers with the bare host.)
+    const count = qop === 'auth' ? Number.parseInt(p.nc ?? '', 16) : 1;
+    if (!Number.isSafeInteger(count) || count <= nonce.count) return { stale: true };
+    nonce.count = count;
+    if (qop === undefined) this.nonces.delete(p.nonce);
     return { client };
   }
 
@@ -133,7 +142,7 @@ export class Registrar {
     if (this.nonces.size >= MAX_NONCES) this.sweep();
     if (this.nonces.size >= MAX_NONCES) return undefined;
     const nonce = randomBytes(16).toString('hex');
-    this.nonces.set(nonce, this.now());
+    this.nonces.set(nonce, { issued: this.now(), count: 0 });
     const params: Record<string, string> = { realm: this.realm, nonce, qop: 'auth', algorithm: 'MD5' };
     if (stale) params.stale = 'TRUE';
     return formatDigest({ scheme: 'Digest', params });
@@ -143,7 +152,7 @@ export class Registrar {
   sweep(): void {
     const now = this.now();
     for (const [login, b] of this.bindings) if (b.expires <= now) this.bindings.delete(login);
-    for (const [nonce, issued] of this.nonces) if (issued + NONCE_LIFE <= now) this.nonces.delete(nonce);
+    for (const [nonce, { issued }] of this.nonces) if (issued + NONCE_LIFE <= now) this.nonces.delete(nonce);
   }
 
   private challenge(request: SipRequest, stale: boolean): SipResponse {

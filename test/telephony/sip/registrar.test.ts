@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { authorizationFor } from '../../../src/telephony/sip/digest.js';
+import {
+  authorizationFor,
+  digestResponse,
+  formatDigest,
+  parseDigest,
+} from '../../../src/telephony/sip/digest.js';
 import { headerOf, type SipRequest } from '../../../src/telephony/sip/message.js';
 import { Registrar } from '../../../src/telephony/sip/registrar.js';
 
@@ -88,6 +93,44 @@ describe('registrar', () => {
     expect(signed('mallory', '<sip:m@10.0.0.5>', '60').status).toBe(403);
     const twin = signed('twin', '<sip:twin@10.0.0.5>', '60');
     expect([twin.status, twin.reason]).toEqual([403, 'Ambiguous Client Login']);
+  });
+
+  it('accepts an answer once: a replay, or the same nonce count again, is challenged afresh; a higher count is accepted', () => {
+    const challenge = registrar.register(register('alice', '<sip:alice@10.0.0.5>', '60'), peer);
+    const header = headerOf(challenge.headers, 'www-authenticate') as string;
+    const answerWith = (nc: string, cnonce: string) => {
+      const first = authorizationFor(
+        header,
+        { username: 'alice', password: 'pw' },
+        'REGISTER',
+        'sip:127.0.0.1',
+        cnonce,
+      );
+      // The same answer counted `nc`: the helper always counts 1, so the response is made again.
+      const params: Record<string, string> = { ...parseDigest(first as string)?.params, nc };
+      params.response = digestResponse({
+        username: 'alice',
+        realm: params.realm,
+        password: 'pw',
+        method: 'REGISTER',
+        uri: params.uri,
+        nonce: params.nonce,
+        qop: 'auth',
+        nc,
+        cnonce,
+      });
+      return formatDigest({ scheme: 'Digest', params }, ['algorithm', 'qop', 'nc']);
+    };
+    const send = (authorization: string) =>
+      registrar.register(register('alice', '<sip:alice@10.0.0.5>', '60', authorization), peer);
+    const once = answerWith('00000001', 'c1');
+    expect(send(once).status).toBe(200);
+    const replayed = send(once);
+    expect(replayed.status).toBe(401);
+    expect(headerOf(replayed.headers, 'www-authenticate')).toContain('stale=TRUE');
+    expect(send(answerWith('00000001', 'c2')).status).toBe(401);
+    expect(send(answerWith('00000002', 'c3')).status).toBe(200);
+    expect(send(answerWith('00000002', 'c3')).status).toBe(401);
   });
 
   it('challenges again (stale) an answer to a nonce it did not give or that has expired', () => {
