@@ -33,6 +33,12 @@ export interface ClientDirectoryOptions {
    * status is seen at the next reload).
    */
   accounts?: AccountRepository;
+  /**
+   * The URL of an account's application (a client's `voiceApplicationSid`), undefined when it
+   * has none of that sid. With it, a client's application runs its calls rather than its
+   * `voiceUrl`, as on the platform; without it, or when the application is gone, `voiceUrl`.
+   */
+  applicationUrl?: (accountSid: string, applicationSid: string) => Promise<string | undefined>;
   /** Told of a failed reload, periodic or after a write (the directory keeps what it had). */
   onError?: (err: unknown) => void;
 }
@@ -51,20 +57,32 @@ export async function openClientDirectory(
         .filter((a) => (a.status ?? 'active') !== 'active')
         .map((a) => a.sid),
     );
+    // Each application looked up once a load, however many clients name it.
+    const applications = new Map<string, Promise<string | undefined>>();
+    const applicationOf = (accountSid: string, sid: string) => {
+      const key = `${accountSid}/${sid}`;
+      let url = applications.get(key);
+      if (!url) {
+        url = options.applicationUrl?.(accountSid, sid) ?? Promise.resolve(undefined);
+        applications.set(key, url);
+      }
+      return url;
+    };
     for (const c of await repository.all()) {
       if (c.status !== 'active' || inactive.has(c.accountSid)) continue;
       const entries = next.get(c.login) ?? [];
+      const application = c.voiceApplicationSid
+        ? await applicationOf(c.accountSid, c.voiceApplicationSid)
+        : undefined;
+      const fallback = { fallbackUrl: c.voiceFallbackUrl, fallbackMethod: c.voiceFallbackMethod };
       entries.push({
         accountSid: c.accountSid,
         password: c.password,
-        voice: c.voiceUrl
-          ? {
-              url: c.voiceUrl,
-              method: c.voiceMethod,
-              fallbackUrl: c.voiceFallbackUrl,
-              fallbackMethod: c.voiceFallbackMethod,
-            }
-          : undefined,
+        voice: application
+          ? { url: application, method: 'POST', ...fallback }
+          : c.voiceUrl
+            ? { url: c.voiceUrl, method: c.voiceMethod, ...fallback }
+            : undefined,
       });
       next.set(c.login, entries);
     }

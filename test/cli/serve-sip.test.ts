@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CommanderError } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sipAddress } from '../../src/cli/commands/serve-sip.js';
+import { applicationUrl, sipAddress } from '../../src/cli/commands/serve-sip.js';
 import { createProgram } from '../../src/cli/program.js';
+import { createMemoryStore } from '../../src/store/memory.js';
 import { decodeWav } from '../../src/telephony/audio/decode.js';
 import { PCMU_OFFER } from '../support/pcmu-offer.js';
 import { exitOf, startServeProcess } from '../support/serve-process.js';
@@ -23,6 +24,32 @@ afterEach(async () => {
 });
 
 describe('rcml serve --sip', () => {
+  it("resolves a client's application to its controller on the server's base URL", async () => {
+    const store = createMemoryStore();
+    const account = `AC${'a'.repeat(32)}`;
+    const sid = `AP${'1'.repeat(32)}`;
+    await store.applications.put({
+      sid,
+      accountSid: account,
+      friendlyName: 'ivr',
+      kind: 'voice',
+      voiceCallerIdLookup: false,
+      rcmlUrl: `/visual-designer/services/apps/${sid}/controller`,
+      apiVersion: '2012-04-24',
+      dateCreated: 1,
+      dateUpdated: 1,
+    });
+    expect(await applicationUrl(store, 'http://127.0.0.1:8080', account, sid)).toBe(
+      `http://127.0.0.1:8080/visual-designer/services/apps/${sid}/controller`,
+    );
+    // Another account's application, an unknown one, or no base URL yet: none.
+    expect(await applicationUrl(store, 'http://127.0.0.1:8080', `AC${'b'.repeat(32)}`, sid)).toBeUndefined();
+    expect(
+      await applicationUrl(store, 'http://127.0.0.1:8080', account, `AP${'2'.repeat(32)}`),
+    ).toBeUndefined();
+    expect(await applicationUrl(store, undefined, account, sid)).toBeUndefined();
+  });
+
   it('refuses bad SIP options as usage errors, and --sip on the virtual clock', async () => {
     for (const [args, option] of [
       [['--sip', 'nowhere'], '--sip'],

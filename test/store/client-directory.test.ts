@@ -67,6 +67,40 @@ describe('client directory', () => {
     directory.close();
   });
 
+  it("runs a client's application before its voice URL, looked up once a load; its voice URL when the application is gone", async () => {
+    const store = createMemoryStore();
+    const app = `AP${'1'.repeat(32)}`;
+    const gone = `AP${'2'.repeat(32)}`;
+    await store.clients.put(client(1, { voiceUrl: 'https://app.test/alice', voiceApplicationSid: app }));
+    await store.clients.put(
+      client(2, { login: 'bob', voiceApplicationSid: app, voiceFallbackUrl: 'https://f.test/' }),
+    );
+    await store.clients.put(
+      client(3, { login: 'carol', voiceUrl: 'https://app.test/carol', voiceApplicationSid: gone }),
+    );
+    const asked: string[] = [];
+    const directory = await openClientDirectory(store.clients, {
+      reloadMs: 0,
+      applicationUrl: async (accountSid, sid) => {
+        asked.push(`${accountSid} ${sid}`);
+        return sid === app ? 'https://rcml.test/apps/1/controller' : undefined;
+      },
+    });
+    expect(directory.clientsOf('alice')[0].voice).toEqual({
+      url: 'https://rcml.test/apps/1/controller',
+      method: 'POST',
+      fallbackUrl: undefined,
+      fallbackMethod: 'POST',
+    });
+    expect(directory.clientsOf('bob')[0].voice).toMatchObject({
+      url: 'https://rcml.test/apps/1/controller',
+      fallbackUrl: 'https://f.test/',
+    });
+    expect(directory.clientsOf('carol')[0].voice?.url).toBe('https://app.test/carol');
+    expect(asked.sort()).toEqual([`${ACCOUNT_A} ${app}`, `${ACCOUNT_A} ${gone}`]);
+    directory.close();
+  });
+
   it('leaves out the clients of a suspended or closed account', async () => {
     const store = createMemoryStore();
     await store.accounts.put(account(ACCOUNT_A));

@@ -61,16 +61,34 @@ export function serveSipOptions(): Option[] {
 
 /**
  * The clients softphones register and place calls as (`startSipService({ clients })`): the
- * store's active clients of active accounts with their voice URLs, reloaded after every write
- * through the API and every 5 s (other nodes' writes).
+ * store's active clients of active accounts with their voice URLs (an application's, on
+ * `baseUrl`, before a `VoiceUrl`), reloaded after every write through the API and every 5 s
+ * (other nodes' writes).
  */
 export function sipClientDirectory(
   store: Store,
   log: { warn(detail: object, message: string): void },
+  baseUrl: () => string | undefined,
 ): Promise<ClientDirectory> {
   return openClientDirectory(store.clients, {
     accounts: store.accounts,
+    applicationUrl: (accountSid, sid) => applicationUrl(store, baseUrl(), accountSid, sid),
     onError: (err) =>
       log.warn({ err }, 'reloading the SIP clients failed; the last ones loaded stay in force'),
   });
+}
+
+/**
+ * Where an account's application serves its RCML: its controller's path on this server's base
+ * URL; undefined when the account has no such application or the server no base URL yet.
+ */
+export async function applicationUrl(
+  store: Store,
+  baseUrl: string | undefined,
+  accountSid: string,
+  sid: string,
+): Promise<string | undefined> {
+  if (baseUrl === undefined) return undefined;
+  const application = await store.applications.get(accountSid, sid);
+  return application ? new URL(application.rcmlUrl, baseUrl).href : undefined;
 }

@@ -62,10 +62,12 @@ export function registerServe(program: Command): void {
     // Designer, Call Queuing and enterprise records: in PostgreSQL with the others when given.
     let services: ServiceStores;
     let clients: ClientDirectory | undefined;
+    // Clients' applications are reached on the server's base URL, known once it listens.
+    let baseUrl: string | undefined;
     try {
       ensured = await ensureAccount(store, { sid: options.accountSid, authToken: options.authToken });
       services = await openServiceStores(options.data, cluster?.store);
-      clients = options.sip ? await sipClientDirectory(store, log) : undefined;
+      clients = options.sip ? await sipClientDirectory(store, log, () => baseUrl) : undefined;
     } catch (err) {
       await store.close();
       await cluster?.close();
@@ -169,6 +171,8 @@ export function registerServe(program: Command): void {
         lines.push(`number ${route.number} -> ${redactUrl(voiceUrl)}`);
       }
       if (options.sip) {
+        baseUrl = server.baseUrl;
+        await clients?.reload();
         const service = await startSipService({
           calls: server.engine,
           host: options.sip.host,
