@@ -72,7 +72,7 @@ async function startWithDocuments() {
   const auth = { Authorization: `Basic ${Buffer.from(`${sid}:${token}`).toString('base64')}` };
   const post = (path: string, fields: Record<string, string>) =>
     fetch(`${root}${path}`, { method: 'POST', headers: auth, body: new URLSearchParams(fields) });
-  return { received, docsUrl, sipPort, sid, signingKey, root, auth, post };
+  return { received, docsUrl, sipPort, sid, signingKey, root, auth, post, url: serve.url };
 }
 
 describe.skipIf(missingTools('sipp'))('rcml serve --sip with clients', () => {
@@ -159,5 +159,43 @@ describe.skipIf(missingTools('sipp'))('rcml serve --sip with clients', () => {
       AccountSid: sid,
     });
     expect(validateRequest(signingKey, hook.signature, hook.url, hook.params)).toBe(true);
+  }, 30_000);
+
+  it("runs a client's call by its VoiceApplicationSid, a Visual Designer project of the account, before its VoiceUrl", async () => {
+    const { received, docsUrl, sipPort, root, auth, post, url } = await startWithDocuments();
+    const project = await fetch(
+      `${url}/visual-designer/services/projects?name=desk&template=TL00000000000000000000000000000001`,
+      { method: 'POST', headers: auth },
+    );
+    expect(project.status).toBe(200);
+    const application = ((await project.json()) as { sid: string }).sid;
+    const created = await post('/Clients.json', {
+      Login: 'bob',
+      Password: 'bob-secret-1',
+      VoiceUrl: `${docsUrl}/not-this`,
+      VoiceApplicationSid: application,
+    });
+    expect(created.status).toBe(200);
+    // The caller hangs up once answered: the project's menu is answering, not a 404 for the
+    // unrouted number, and the documents server is never asked.
+    const run = await runSipp(
+      S.scenario(
+        'client-app-call',
+        `${R.challengedInvite('bob', 'bob-secret-1')}
+  <recv response="180" optional="true"/>
+  <recv response="200" rrs="true"/>
+${S.ack2xx(2)}
+${S.pause(300)}
+${S.sendBye(3)}`,
+      ),
+      `127.0.0.1:${sipPort}`,
+      { service: '+15559999', keys: { sinkport: 9, caller: 'bob' }, extra: ['-timeout', '10s'] },
+    ).done;
+    expect(run.code, run.messages.slice(-3000)).toBe(0);
+    expect(received).toEqual([]);
+    const list = (await (await fetch(`${root}/Calls.json?From=client:bob`, { headers: auth })).json()) as {
+      calls: Array<{ from: string; to: string; direction: string }>;
+    };
+    expect(list.calls).toMatchObject([{ from: 'client:bob', to: '+15559999', direction: 'inbound' }]);
   }, 30_000);
 });
