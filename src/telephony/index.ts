@@ -2,7 +2,7 @@
 export { decodeWav, encodeWav } from './audio/decode.js';
 export { type DeferredTelephony, deferredTelephony } from './deferred-telephony.js';
 export type { MediaStats } from './media/protocol.js';
-export type { ClientVoice, SipClientAccount, SipClientDirectory } from './sip/registrar.js';
+export type { SipClientAccount, SipClientDirectory } from './sip/registrar.js';
 export {
   type InboundCalls,
   type SipService,

@@ -208,26 +208,23 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
           live.delete(call);
           if (sid !== undefined) lines.delete(sid);
         };
-        const custom = Object.keys(headers).length > 0 ? headers : undefined;
-        sid = options.calls.acceptCall(
-          placed.kind === 'client'
+        sid = options.calls.acceptCall({
+          line,
+          headers: Object.keys(headers).length > 0 ? headers : undefined,
+          ...(placed.kind === 'client'
             ? {
-                line,
                 from: `client:${placed.login}`,
                 // The dialed user part as it is: a number or another client's login.
                 to: server.calledUser,
-                headers: custom,
                 accountSid: placed.accountSid,
                 voice: placed.voice,
               }
             : {
-                line,
                 from:
                   server.callerUser || server.invite.headers.find(([n]) => n === 'from')?.[1] || 'anonymous',
                 to: routedNumber(options.calls, server.calledUser),
-                headers: custom,
-              },
-        ).sid;
+              }),
+        }).sid;
         if (!call.ended) {
           lines.set(sid, line);
           call.ring();

@@ -1,5 +1,6 @@
+import type { InboundVoice } from '../../engine/call-setups.js';
 import { headerOf, type SipHeaders } from './message.js';
-import type { ClientVoice, Registrar, SipClientDirectory } from './registrar.js';
+import type { Registrar, SipClientDirectory } from './registrar.js';
 import type { ServerCall } from './server-call.js';
 
 /** How an INVITE is taken with regard to clients (`authorizeClientInvite`). */
@@ -9,7 +10,7 @@ export type ClientInvite =
   /** Refused: a 407 digest challenge, 403 (wrong password, ambiguous login), 400, or 503. */
   | { kind: 'refuse'; status: number; reason?: string; headers?: SipHeaders }
   /** An authenticated client: its call runs its voice URL for its account. */
-  | { kind: 'client'; login: string; accountSid: string; voice: ClientVoice };
+  | { kind: 'client'; login: string; accountSid: string; voice: InboundVoice };
 
 /**
  * Whether an INVITE is a call a client places: its From user is the login of an active client

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { InboundVoice } from '../../engine/call-setups.js';
 import { parseNameAddr, parseSipUri } from './address.js';
 import { responseTo } from './dialog.js';
 import { digestResponse, formatDigest, parseDigest } from './digest.js';
@@ -10,15 +11,7 @@ export interface SipClientAccount {
   accountSid: string;
   password: string;
   /** Where the calls it places are routed (its `voice_url`); without it they go by number. */
-  voice?: ClientVoice;
-}
-
-/** The document of a client's calls, fetched as for an inbound call. */
-export interface ClientVoice {
-  url: string;
-  method?: 'GET' | 'POST';
-  fallbackUrl?: string;
-  fallbackMethod?: 'GET' | 'POST';
+  voice?: InboundVoice;
 }
 
 /** Where the registrar finds clients: every account's client of that login. */
