@@ -16,31 +16,46 @@ export const MAX_BATCH = 4;
 type Send = (lua: string, keys: string[], args: Array<string | number>) => Promise<Reply>;
 
 interface Pending {
-  key: string;
-  args: Array<string | number>;
   resolve(reply: Reply[]): void;
   reject(err: unknown): void;
 }
 
+/** Values of one arrival after its names key, as `ARRIVE_NAMED` takes them (6). */
+export type ArrivalArgs = [
+  name: string,
+  knownSid: string,
+  callSid: string,
+  memberJson: string,
+  now: number,
+  side: string,
+];
+
 export class ArrivalBatch {
+  // The next script's keys and arguments, built as arrivals come (the prefix first).
+  private keys: string[] = [];
+  private args: Array<string | number>;
   private pending: Pending[] = [];
 
   /** `send` runs a script (the store's, behind its gate); `prefix` starts every key, with its colon. */
   constructor(
     private readonly send: Send,
     private readonly prefix: string,
-  ) {}
+  ) {
+    this.args = [prefix];
+  }
 
   /**
-   * Queues one arrival (its names key; name, callSid, member JSON, now, own side, other side),
-   * sent when the current tick's work is done, or at once when {@link MAX_BATCH} are waiting.
-   * Resolves with its reply as `ARRIVE_NAMED`'s; rejects with the script's error for it alone.
+   * Queues one arrival (its names key and {@link ArrivalArgs}), sent when the current tick's
+   * work is done, or at once when {@link MAX_BATCH} are waiting. Resolves with its reply as
+   * `ARRIVE_NAMED`'s; rejects with the script's error for it alone.
    */
-  add(key: string, args: Array<string | number>): Promise<Reply[]> {
+  add(key: string, values: ArrivalArgs): Promise<Reply[]> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ key, args, resolve, reject });
-      if (this.pending.length >= MAX_BATCH) this.flush();
-      else if (this.pending.length === 1) process.nextTick(() => this.flush());
+      this.keys.push(key);
+      for (const v of values) this.args.push(v);
+      const n = this.pending.push({ resolve, reject });
+      if (n >= MAX_BATCH) this.flush();
+      else if (n === 1) process.nextTick(() => this.flush());
     });
   }
 
@@ -49,28 +64,28 @@ export class ArrivalBatch {
    * operations still reach Redis in the order they were made.
    */
   flush(): void {
-    if (this.pending.length === 0) return;
     const batch = this.pending;
+    if (batch.length === 0) return;
+    const { keys, args } = this;
     this.pending = [];
+    this.keys = [];
+    this.args = [this.prefix];
     if (batch.length === 1) {
-      const [one] = batch as [Pending];
-      this.send(ARRIVE_NAMED, [one.key], [...one.args, this.prefix]).then(
-        (reply) => one.resolve(reply as Reply[]),
-        one.reject,
-      );
+      const one = batch[0] as Pending;
+      // ARRIVE_NAMED takes the prefix last.
+      args.push(args.shift() as string);
+      this.send(ARRIVE_NAMED, keys, args).then((reply) => one.resolve(reply as Reply[]), one.reject);
       return;
     }
-    this.send(
-      ARRIVE_NAMED_MANY,
-      batch.map((p) => p.key),
-      [this.prefix, ...batch.flatMap((p) => p.args)],
-    ).then(
+    this.send(ARRIVE_NAMED_MANY, keys, args).then(
       (replies) => {
-        (replies as Reply[][]).forEach((reply, i) => {
+        const all = replies as Reply[][];
+        for (let i = 0; i < batch.length; i++) {
+          const reply = all[i] as Reply[];
           const p = batch[i] as Pending;
           if (reply[0] === 'error') p.reject(new Error(String(reply[1])));
           else p.resolve(reply);
-        });
+        }
       },
       (err) => {
         for (const p of batch) p.reject(err);

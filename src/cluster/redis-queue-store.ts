@@ -63,6 +63,13 @@ export class RedisQueueStore implements QueueStore {
   /** Arrivals by name of the current tick, sent together (`arrival-batch.ts`). */
   private readonly arrivals: ArrivalBatch;
 
+  /**
+   * Queue sids by account and name, as arrivals' replies told them: a queue keeps its name and
+   * is never removed, so the next arrival's script reads the queue by sid without looking the
+   * name up (and looks it up when that queue is gone).
+   */
+  private readonly sidsByName = new Map<string, string>();
+
   /** Queues as last parsed, by their JSON: an arrival's reply carries its queue's JSON each time. */
   private readonly parsed = new Map<string, QueueInfo>();
 
@@ -77,8 +84,16 @@ export class RedisQueueStore implements QueueStore {
     return queue;
   }
 
+  /**
+   * A member as stored: its fields in a fixed order, this node's id as `node` when it has one.
+   * Written out directly (an arrival makes one each): `JSON.stringify` of the object with the
+   * node spread in costs several times as much.
+   */
   private memberJson(member: QueueMember): string {
-    return JSON.stringify(this.nodeId === undefined ? member : { ...member, node: this.nodeId });
+    const node = this.nodeId ?? member.node;
+    const at = Number.isFinite(member.enqueuedAt) ? member.enqueuedAt : null;
+    const head = `{"callSid":${JSON.stringify(member.callSid)},"side":${JSON.stringify(member.side)},"enqueuedAt":${at}`;
+    return node === undefined ? `${head}}` : `${head},"node":${JSON.stringify(node)}}`;
   }
 
   private key(...parts: string[]): string {
@@ -262,21 +277,30 @@ export class RedisQueueStore implements QueueStore {
     name: string,
     member: QueueMember,
   ): Promise<AtomicArrival | undefined> {
+    const names = this.key('names', accountSid);
+    const named = `${names}:${name}`;
+    const known = this.sidsByName.get(named);
     let reply: Reply[];
     try {
-      reply = await this.arrivals.add(this.key('names', accountSid), [
+      reply = await this.arrivals.add(names, [
         name,
+        known ?? '',
         member.callSid,
         this.memberJson(member),
         member.enqueuedAt,
         member.side,
-        otherSide(member.side),
       ]);
     } catch (err) {
       translate(err, `named ${name}`, member.callSid);
     }
     if (reply[0] === 'no-queue') return undefined;
-    return this.arrivalOf(reply);
+    const arrival = this.arrivalOf(reply);
+    const sid = 'queue' in arrival ? arrival.queue.sid : arrival.queueSid;
+    if (sid !== undefined && sid !== known) {
+      if (this.sidsByName.size >= 10_000) this.sidsByName.clear();
+      this.sidsByName.set(named, sid);
+    }
+    return arrival;
   }
 
   /** An arrival script's reply as the queue layer's {@link AtomicArrival}. */

@@ -72,66 +72,83 @@ redis.call('HDEL', KEYS[3], ARGV[1])
 return {m, rank + 1}`;
 
 /**
- * The body of an arrival, on the queue's keys `K` (queue, own line, other line, seq, members,
- * served) and `A` (callSid, member JSON, now, other side's name).
+ * The body of an arrival, as a Lua function of plain values (no table or closure is made per
+ * arrival): the queue's JSON `raw` (read by the caller, which checks the queue exists), the
+ * queue's keys (own line, other line, seq, members, served) and the arrival (callSid, member
+ * JSON, now, other side's name).
  * -> {'already-waiting'} | {'matched', partner JSON, queue JSON, other side's size}
  *  | {'queue-full', queue JSON, size} | {'waiting', queue JSON, position}
  * The partner's wait is computed from its `enqueuedAt`, read out of its JSON with a pattern
- * rather than decoding it whole (the member JSON is written by the store: a number there).
+ * rather than decoding it whole (the member JSON is written by the store: a number there). A
+ * call already on its own side is found by `ZADD NX` itself (or, in a full queue, by ZSCORE):
+ * one command fewer for every arrival that waits.
  */
 const ARRIVAL_BODY = `
-local raw = redis.call('GET', K[1])
-if not raw then return redis.error_reply('UNKNOWN_QUEUE') end
-if redis.call('ZSCORE', K[3], A[1]) then return {'already-waiting'} end
-local head = redis.call('ZPOPMIN', K[3])
-if #head > 0 then
-  local m = redis.call('HGET', K[5], head[1])
-  redis.call('HDEL', K[5], head[1])
-  local at = tonumber(string.match(m, '"enqueuedAt":(%-?[%d.eE+-]+)')) or cjson.decode(m).enqueuedAt
-  local wait = tonumber(A[3]) - at
-  if wait < 0 then wait = 0 end
-  redis.call('HINCRBY', K[6], A[4] .. ':count', 1)
-  redis.call('HINCRBY', K[6], A[4] .. ':wait', wait)
-  return {'matched', m, raw, redis.call('ZCARD', K[3])}
-end
-if redis.call('ZSCORE', K[2], A[1]) then return redis.error_reply('ALREADY_WAITING') end
-local size = redis.call('ZCARD', K[2])
-local max = tonumber(string.match(raw, '"maxSize":(%d+)')) or cjson.decode(raw).maxSize
-if size >= max then return {'queue-full', raw, size} end
-redis.call('ZADD', K[2], redis.call('INCR', K[4]), A[1])
-redis.call('HSET', K[5], A[1], A[2])
-return {'waiting', raw, size + 1}`;
+local function arrival(raw, ownLine, otherLine, seq, members, served, callSid, json, now, other)
+  if redis.call('ZSCORE', otherLine, callSid) then return {'already-waiting'} end
+  local head = redis.call('ZPOPMIN', otherLine)
+  if #head > 0 then
+    local m = redis.call('HGET', members, head[1])
+    redis.call('HDEL', members, head[1])
+    local at = tonumber(string.match(m, '"enqueuedAt":(%-?[%d.eE+-]+)')) or cjson.decode(m).enqueuedAt
+    local wait = tonumber(now) - at
+    if wait < 0 then wait = 0 end
+    redis.call('HINCRBY', served, other .. ':count', 1)
+    redis.call('HINCRBY', served, other .. ':wait', wait)
+    return {'matched', m, raw, redis.call('ZCARD', otherLine)}
+  end
+  local size = redis.call('ZCARD', ownLine)
+  local max = tonumber(string.match(raw, '"maxSize":(%d+)')) or cjson.decode(raw).maxSize
+  if size >= max then
+    if redis.call('ZSCORE', ownLine, callSid) then return redis.error_reply('ALREADY_WAITING') end
+    return {'queue-full', raw, size}
+  end
+  if redis.call('ZADD', ownLine, 'NX', redis.call('INCR', seq), callSid) == 0 then
+    return redis.error_reply('ALREADY_WAITING')
+  end
+  redis.call('HSET', members, callSid, json)
+  return {'waiting', raw, size + 1}
+end`;
 
 /**
  * The whole arrival, atomically. KEYS: queue, own line, other line, seq, members, served.
  * ARGV: callSid, member JSON, now, other side's name. Replies as {@link ARRIVAL_BODY}.
  */
-export const ARRIVE = `local K, A = KEYS, ARGV${ARRIVAL_BODY}`;
+export const ARRIVE = `${ARRIVAL_BODY}
+local raw = redis.call('GET', KEYS[1])
+if not raw then return redis.error_reply('UNKNOWN_QUEUE') end
+return arrival(raw, KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], ARGV[1], ARGV[2], ARGV[3], ARGV[4])`;
 
 /**
  * An arrival at a queue named in an account, the queue looked up in the same step, as a Lua
- * function: (names key, name, callSid, member JSON, now, own side, other side, prefix of keys
- * with its colon) -> {'no-queue'} when the account has no queue of that name (the caller
- * creates it, then arrives by sid), else as {@link ARRIVAL_BODY} with the queue's sid appended
- * to 'already-waiting'.
+ * function: (names key, name, the queue's sid if the node knows it or '', callSid, member JSON,
+ * now, own side, prefix of keys with its colon) -> {'no-queue'} when the account
+ * has no queue of that name (the caller creates it, then arrives by sid), else as
+ * {@link ARRIVAL_BODY} with the queue's sid appended to 'already-waiting'. A queue keeps its
+ * name and is never removed, so a sid the node learnt from an earlier reply for that name saves
+ * the lookup; one whose queue is gone (the data was flushed) is looked up by name as usual.
  */
-const NAMED_ARRIVAL = `
-local function named(names, name, callSid, json, now, own, other, P)
-  local sid = redis.call('HGET', names, name)
-  if not sid then return {'no-queue'} end
-  local K = {P .. 'queue:' .. sid, P .. 'line:' .. sid .. ':' .. own, P .. 'line:' .. sid .. ':' .. other,
-    P .. 'seq:' .. sid, P .. 'member:' .. sid, P .. 'served:' .. sid}
-  local A = {callSid, json, now, other}
-  local function arrive()${ARRIVAL_BODY.replace(/\n/g, '\n    ')}
+const NAMED_ARRIVAL = `${ARRIVAL_BODY}
+local function named(names, name, known, callSid, json, now, own, P)
+  local other = own == 'enqueued' and 'dialer' or 'enqueued'
+  local sid, raw = known, nil
+  if sid ~= '' then raw = redis.call('GET', P .. 'queue:' .. sid) end
+  if not raw then
+    sid = redis.call('HGET', names, name)
+    if not sid then return {'no-queue'} end
+    raw = redis.call('GET', P .. 'queue:' .. sid)
+    if not raw then return redis.error_reply('UNKNOWN_QUEUE') end
   end
-  local out = arrive()
-  if type(out) == 'table' and out[1] == 'already-waiting' then out[2] = sid end
+  local line = P .. 'line:' .. sid .. ':'
+  local out = arrival(raw, line .. own, line .. other, P .. 'seq:' .. sid, P .. 'member:' .. sid,
+    P .. 'served:' .. sid, callSid, json, now, other)
+  if out[1] == 'already-waiting' then out[2] = sid end
   return out
 end`;
 
 /**
- * One arrival by name: one round trip. KEYS: names. ARGV: name, callSid, member JSON, now, own
- * side, other side, prefix of keys. Replies as {@link NAMED_ARRIVAL}.
+ * One arrival by name: one round trip. KEYS: names. ARGV: name, known sid or '', callSid,
+ * member JSON, now, own side, prefix of keys. Replies as {@link NAMED_ARRIVAL}.
  */
 export const ARRIVE_NAMED = `${NAMED_ARRIVAL}
 return named(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7])`;
@@ -139,14 +156,15 @@ return named(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV
 /**
  * Several arrivals by name, one after the other in one step (as many scripts back to back
  * would): KEYS: each arrival's names key. ARGV: prefix of keys, then six per arrival (name,
- * callSid, member JSON, now, own side, other side). -> one reply per arrival, as
- * {@link ARRIVE_NAMED}'s, an error as {'error', message} (it fails that arrival alone).
+ * known sid or '', callSid, member JSON, now, own side). -> one reply per
+ * arrival, as {@link ARRIVE_NAMED}'s, an error as {'error', message} (it fails that arrival
+ * alone).
  */
 export const ARRIVE_NAMED_MANY = `${NAMED_ARRIVAL}
-local out = {}
+local out, P = {}, ARGV[1]
 for i = 1, #KEYS do
   local b = 1 + (i - 1) * 6
-  local r = named(KEYS[i], ARGV[b + 1], ARGV[b + 2], ARGV[b + 3], ARGV[b + 4], ARGV[b + 5], ARGV[b + 6], ARGV[1])
+  local r = named(KEYS[i], ARGV[b + 1], ARGV[b + 2], ARGV[b + 3], ARGV[b + 4], ARGV[b + 5], ARGV[b + 6], P)
   if r.err then r = {'error', r.err} end
   out[i] = r
 end

@@ -262,4 +262,43 @@ describe.skipIf(!REDIS_URL)('Redis queue store costs', () => {
     });
     expect(await s.servedStats(first.queue.sid, 'enqueued')).toEqual({ count: 1, totalWaitMs: 2500 });
   });
+  it('refuses a call already waiting on its own side, in a queue with room and in a full one', async () => {
+    const [s] = nodes(1);
+    const matcher = matcherOn(s, () => 7);
+    const first = await matcher.enqueue({ accountSid: ACCOUNT, queueName: 'twice', callSid: 'c1' });
+    if (first.status !== 'waiting') throw new Error(`expected waiting, got ${first.status}`);
+    const again = () => s.arriveByName(ACCOUNT, 'twice', { callSid: 'c1', side: 'enqueued', enqueuedAt: 8 });
+    await expect(again()).rejects.toMatchObject({ code: 'already-waiting' });
+    await matcher.setMaxSize(first.queue.sid, 1);
+    await expect(again()).rejects.toMatchObject({ code: 'already-waiting' });
+    // The refusals changed nothing: c1 is still the only one waiting, first in line.
+    expect((await s.list(first.queue.sid, 'enqueued')).map((m) => [m.callSid, m.enqueuedAt])).toEqual([
+      ['c1', 7],
+    ]);
+    expect(await s.position(first.queue.sid, 'enqueued', 'c1')).toMatchObject({ position: 1 });
+  });
+
+  it('looks a queue up by name again when the one it remembers is gone (the data flushed)', async () => {
+    const prefix = `${REDIS_PREFIX}${uniqueName('q')}`;
+    const redis = connect();
+    const s = new RedisQueueStore(redis, prefix);
+    const matcher = matcherOn(s, () => 9);
+    const before = await matcher.enqueue({ accountSid: ACCOUNT, queueName: 'lost', callSid: 'c1' });
+    if (before.status !== 'waiting') throw new Error(`expected waiting, got ${before.status}`);
+    // The node now knows the queue's sid; the data goes away behind its back.
+    const keys = await redis.keys(`${prefix}:*`);
+    await redis.del(...keys);
+    const after = await matcher.enqueue({ accountSid: ACCOUNT, queueName: 'lost', callSid: 'c2' });
+    expect(after).toMatchObject({ status: 'waiting', position: 1 });
+    if (after.status !== 'waiting') return;
+    expect(after.queue.sid).not.toBe(before.queue.sid);
+    expect(await s.findQueue(ACCOUNT, 'lost')).toEqual(after.queue);
+    // And the new queue is the one remembered from then on.
+    const sent = countCommands(redis);
+    expect(await matcher.dial({ accountSid: ACCOUNT, queueName: 'lost', callSid: 'a1' })).toMatchObject({
+      status: 'matched',
+      partner: { callSid: 'c2' },
+    });
+    expect(sent()).toBe(1);
+  });
 });
