@@ -42,11 +42,13 @@ function signedValues(name: string, value: string | readonly string[]): readonly
  * libraries do.
  */
 export function webhookSignature(key: string, url: string, params: SignedParams): string {
-  const hmac = createHmac('sha1', key).update(signedUrl(url), 'utf8');
+  // One string, hashed in one call: the same bytes as an update per name and value, without a
+  // call into the native hash for each (a webhook carries twenty-odd fields).
+  let text = signedUrl(url);
   for (const name of Object.keys(params).sort()) {
-    for (const value of signedValues(name, params[name])) hmac.update(name, 'utf8').update(value, 'utf8');
+    for (const value of signedValues(name, params[name])) text += name + value;
   }
-  return hmac.digest('base64');
+  return createHmac('sha1', key).update(text, 'utf8').digest('base64');
 }
 
 /** `url` with its scheme's default port written out, or left out when it was written. */

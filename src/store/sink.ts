@@ -27,36 +27,45 @@ export function createStoreSink(
 ): StoreSink {
   const pending = new Set<Promise<void>>();
   const calls = new Map<string, Promise<void>>();
-  const start = (write: () => Promise<void>): Promise<void> => {
+  // One pair of handlers per write (a call's record is written four or five times).
+  const start = (write: () => Promise<void>, after?: () => void): Promise<void> => {
     let started: Promise<void>;
     try {
       started = write();
     } catch (err) {
       started = Promise.reject(err);
     }
-    const tracked = started
-      .catch((err) => {
+    pending.add(started);
+    started.then(
+      () => {
+        pending.delete(started);
+        after?.();
+      },
+      (err) => {
+        pending.delete(started);
+        after?.();
         if (!(err instanceof StoreOverflowError)) onError(err);
-      })
-      .finally(() => pending.delete(tracked));
-    pending.add(tracked);
+      },
+    );
     return started;
   };
   return {
     call: (call) => {
-      const write = start(() => store.calls.put({ ...call }));
-      calls.set(call.sid, write);
-      const forget = () => {
-        if (calls.get(call.sid) === write) calls.delete(call.sid);
-      };
-      write.then(forget, forget);
+      const sid = call.sid;
+      const write: Promise<void> = start(
+        () => store.calls.put({ ...call }),
+        () => {
+          if (calls.get(sid) === write) calls.delete(sid);
+        },
+      );
+      calls.set(sid, write);
     },
     recording: (recording, wav) => void start(() => store.recordings.put({ ...recording }, wav)),
     gather: (gather) => void start(() => store.gathers.put({ ...gather })),
     notification: (notification) => void start(() => store.notifications.put({ ...notification })),
     conference: (room) => void start(() => store.conferences.put(structuredClone(room))),
     settled: async () => {
-      while (pending.size > 0) await Promise.all(pending);
+      while (pending.size > 0) await Promise.allSettled(pending);
     },
     written: (callSid) => {
       const write = calls.get(callSid);

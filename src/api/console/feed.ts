@@ -128,14 +128,14 @@ function consoleNotification(n: Readonly<NotificationRecord>): ConsoleNotificati
 
 /** Every call an event concerns: its own, and the leg's parent, the bridge's peer, the queue partner. */
 function callsOfEvent(event: EngineEvent): string[] {
-  const sids: string[] = [];
-  const add = (sid: unknown) => {
-    if (typeof sid === 'string' && !sids.includes(sid)) sids.push(sid);
-  };
-  if ('callSid' in event) add(event.callSid);
-  if (event.type === 'leg') add(event.parentCallSid);
-  if (event.type === 'bridge') add(event.peerSid);
-  if (event.type === 'queue') add((event.event as { partnerCallSid?: string }).partnerCallSid);
+  // Every event is seen here: no closure or search for the one or two sids it names.
+  const own: unknown = 'callSid' in event ? event.callSid : undefined;
+  let other: unknown;
+  if (event.type === 'leg') other = event.parentCallSid;
+  else if (event.type === 'bridge') other = event.peerSid;
+  else if (event.type === 'queue') other = (event.event as { partnerCallSid?: string }).partnerCallSid;
+  const sids: string[] = typeof own === 'string' ? [own] : [];
+  if (typeof other === 'string' && other !== own) sids.push(other);
   return sids;
 }
 
