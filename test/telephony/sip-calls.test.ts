@@ -199,9 +199,18 @@ describe.skipIf(skip)('inbound SIP calls', () => {
     const sent = alawmulaw.alaw.decode(
       Buffer.concat(pcapPayloads(readFileSync(join(SIPP_PCAPS, 'g711a.pcap')))),
     );
-    const loud = sent.findIndex((s) => Math.abs(s) > 1000);
-    const probe = Buffer.from(sent.buffer, sent.byteOffset + loud * 2, 400 * 2);
-    expect(Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength).indexOf(probe)).toBeGreaterThanOrEqual(0);
+    // The capture's packets that are not silence (160 samples each, exact as decoded): at least
+    // ten of them are in the recording's 2 s (about fifty on a quiet machine), whichever 2 s of
+    // the stream those were and whether or not packets were late on a loaded machine (no 160
+    // samples of speech come out the same by chance).
+    const recorded = Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength);
+    let found = 0;
+    for (let at = 0; at + 160 <= sent.length; at += 160) {
+      const frame = sent.subarray(at, at + 160);
+      if (!frame.some((v) => Math.abs(v) > 200)) continue;
+      if (recorded.indexOf(Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength)) >= 0) found++;
+    }
+    expect(found).toBeGreaterThanOrEqual(10);
     for (const c of [alawCall, callTo('+15550100').find((c) => c.from === '15551111')]) {
       expect(c).toMatchObject({ status: 'completed' });
     }
