@@ -2,9 +2,9 @@
  * Arrivals by name that a node makes in the same tick, sent to Redis as one script: a busy node
  * (many calls reaching queues at once) pays one round trip, one write and one script run for
  * them all instead of one each. The script runs them one after the other, as the same scripts
- * sent back to back would, so the outcomes are the same; a lone arrival goes as before.
+ * sent back to back would, so the outcomes are the same; a lone arrival is a batch of one.
  */
-import { ARRIVE_NAMED, ARRIVE_NAMED_MANY, type Reply } from './redis-scripts.js';
+import { ARRIVE_NAMED_MANY, type Reply } from './redis-scripts.js';
 
 /**
  * Arrivals in one script at most; the rest go in the next, sent at once behind it. Small, so
@@ -20,7 +20,7 @@ interface Pending {
   reject(err: unknown): void;
 }
 
-/** Values of one arrival after its names key, as `ARRIVE_NAMED` takes them (6). */
+/** Values of one arrival after its names key, as `ARRIVE_NAMED_MANY` takes them (6). */
 export type ArrivalArgs = [
   name: string,
   knownSid: string,
@@ -47,7 +47,7 @@ export class ArrivalBatch {
   /**
    * Queues one arrival (its names key and {@link ArrivalArgs}), sent when the current tick's
    * work is done, or at once when {@link MAX_BATCH} are waiting. Resolves with its reply as
-   * `ARRIVE_NAMED`'s; rejects with the script's error for it alone.
+   * `ARRIVE_NAMED_MANY`'s for it; rejects with the script's error for it alone.
    */
   add(key: string, values: ArrivalArgs): Promise<Reply[]> {
     return new Promise((resolve, reject) => {
@@ -70,13 +70,6 @@ export class ArrivalBatch {
     this.pending = [];
     this.keys = [];
     this.args = [this.prefix];
-    if (batch.length === 1) {
-      const one = batch[0] as Pending;
-      // ARRIVE_NAMED takes the prefix last.
-      args.push(args.shift() as string);
-      this.send(ARRIVE_NAMED, keys, args).then((reply) => one.resolve(reply as Reply[]), one.reject);
-      return;
-    }
     this.send(ARRIVE_NAMED_MANY, keys, args).then(
       (replies) => {
         const all = replies as Reply[][];

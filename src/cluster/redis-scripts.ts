@@ -147,18 +147,10 @@ local function named(names, name, known, callSid, json, now, own, P)
 end`;
 
 /**
- * One arrival by name: one round trip. KEYS: names. ARGV: name, known sid or '', callSid,
- * member JSON, now, own side, prefix of keys. Replies as {@link NAMED_ARRIVAL}.
- */
-export const ARRIVE_NAMED = `${NAMED_ARRIVAL}
-return named(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7])`;
-
-/**
- * Several arrivals by name, one after the other in one step (as many scripts back to back
- * would): KEYS: each arrival's names key. ARGV: prefix of keys, then six per arrival (name,
- * known sid or '', callSid, member JSON, now, own side). -> one reply per
- * arrival, as {@link ARRIVE_NAMED}'s, an error as {'error', message} (it fails that arrival
- * alone).
+ * Arrivals by name, one or several, one after the other in one round trip (as many scripts back
+ * to back would): KEYS: each arrival's names key. ARGV: prefix of keys, then six per arrival
+ * (name, known sid or '', callSid, member JSON, now, own side). -> one reply per arrival, as
+ * {@link NAMED_ARRIVAL}'s, an error as {'error', message} (it fails that arrival alone).
  */
 export const ARRIVE_NAMED_MANY = `${NAMED_ARRIVAL}
 local out, P = {}, ARGV[1]
@@ -179,7 +171,6 @@ export const SCRIPTS = [
   DEQUEUE_HEAD,
   REMOVE,
   ARRIVE,
-  ARRIVE_NAMED,
   ARRIVE_NAMED_MANY,
 ];
 
