@@ -63,33 +63,33 @@ async function worker(mode: Mode, prefix: string): Promise<void> {
   // Creates the queues (and loads the scripts) before the clock starts.
   for (let n = 0; n < IN_FLIGHT; n++) await matcher.queue(ACCOUNT, queueOf(n));
   await redis.ping();
-  let result: WorkerResult = { ops: 0, matches: 0, commands: 0, cpuUs: 0 };
-  let until = 0;
-  let round = 0;
-  const loop = async (n: number) => {
-    for (let i = 0; performance.now() < until; i++) {
-      if (mode === 'incr') await redis.incr(`${prefix}:floor`);
-      else {
-        const side = (i + n) % 2 === 0 ? 'enqueued' : 'dialer';
-        const callSid = `CA${process.pid}x${round}x${n}x${i}`;
-        const out = await matcher.arrive({ accountSid: ACCOUNT, queueName: queueOf(n), callSid, side });
-        if (out.status === 'matched') result.matches++;
+  /** Runs `mode` for `seconds` with IN_FLIGHT loops; `round` keeps each run's call sids apart. */
+  const runFor = async (seconds: number, round: number): Promise<WorkerResult> => {
+    const result: WorkerResult = { ops: 0, matches: 0, commands: 0, cpuUs: 0 };
+    const until = performance.now() + seconds * 1000;
+    const loop = async (n: number) => {
+      for (let i = 0; performance.now() < until; i++) {
+        if (mode === 'incr') await redis.incr(`${prefix}:floor`);
+        else {
+          const side = (i + n) % 2 === 0 ? 'enqueued' : 'dialer';
+          const callSid = `CA${process.pid}x${round}x${n}x${i}`;
+          const out = await matcher.arrive({ accountSid: ACCOUNT, queueName: queueOf(n), callSid, side });
+          if (out.status === 'matched') result.matches++;
+        }
+        result.ops++;
       }
-      result.ops++;
-    }
+    };
+    await Promise.all(Array.from({ length: IN_FLIGHT }, (_, n) => loop(n)));
+    return result;
   };
   // The same work for a while first, uncounted: what is measured is the steady state, not the
   // compiler warming up to the code (the arrivals have more of it than an INCR).
-  until = performance.now() + WARM_UP_SECONDS * 1000;
-  await Promise.all(Array.from({ length: IN_FLIGHT }, (_, n) => loop(n)));
-  result = { ops: 0, matches: 0, commands: 0, cpuUs: 0 };
-  round = 1;
+  await runFor(WARM_UP_SECONDS, 0);
   const commands = countCommands(redis);
   process.stdout.write('ready\n');
   await new Promise((resolve) => process.stdin.once('data', resolve));
-  until = performance.now() + SECONDS * 1000;
   const cpu = process.cpuUsage();
-  await Promise.all(Array.from({ length: IN_FLIGHT }, (_, n) => loop(n)));
+  const result = await runFor(SECONDS, 1);
   result.commands = commands();
   const used = process.cpuUsage(cpu);
   result.cpuUs = used.user + used.system;
