@@ -24,6 +24,27 @@ const engineLayerRules = order.slice(0, -1).map((layer, i) => ({
   to: { path: order.slice(i + 1).map((l) => engine[l]) },
 }));
 
+/**
+ * SIP in RFC 3261's layers, bottom-up (docs/telephony.md, "SIP layers"): messages and the values
+ * every layer shares -> transport -> transactions -> dialogs -> the user agent. Each may import
+ * only the ones before it.
+ */
+const sip = {
+  messages: '^src/telephony/sip/(message|address|digest|sdp|timers|responses|requests|rate-limit)[.]ts$',
+  transport: '^src/telephony/sip/transport[.]ts$',
+  transactions: '^src/telephony/sip/transactions/',
+  dialogs: '^src/telephony/sip/(dialog|dialogs|in-dialog)[.]ts$',
+  userAgent: '^src/telephony/sip/(uas-invite|uac-invite|invite-auth|admission|endpoint|registrar|client-invite)[.]ts$',
+};
+const sipOrder = ['messages', 'transport', 'transactions', 'dialogs', 'userAgent'];
+const sipLayerRules = sipOrder.slice(0, -1).map((layer, i) => ({
+  name: `sip-${layer}-imports-only-lower-layers`,
+  severity: 'error',
+  comment: `src/telephony/sip layer "${layer}" may not import from the layers above it (${sipOrder.slice(i + 1).join(', ')}).`,
+  from: { path: sip[layer] },
+  to: { path: sipOrder.slice(i + 1).map((l) => sip[l]) },
+}));
+
 module.exports = {
   forbidden: [
     {
@@ -90,6 +111,21 @@ module.exports = {
         'src/telephony implements the engine\'s CallLine and Telephony ports over SIP and RTP; it never reaches into api, store or the tools built on top.',
       from: { path: '^src/telephony/' },
       to: { path: '^src/((api|store|cli|cluster|sim|testing|load|console)/|(index|testing|client)[.]ts$)' },
+    },
+    ...sipLayerRules,
+    {
+      name: 'sip-layers-cover-sip',
+      severity: 'error',
+      comment: 'Every module of src/telephony/sip belongs to one of its layers (add a new one to `sip`).',
+      from: { path: '^src/telephony/sip/', pathNot: Object.values(sip) },
+      to: {},
+    },
+    {
+      name: 'sip-imports-only-engine-ports',
+      severity: 'error',
+      comment: 'src/telephony/sip is SIP alone: of the rest of the project it sees only the engine\'s ports.',
+      from: { path: '^src/telephony/sip/' },
+      to: { path: '^src/', pathNot: ['^src/telephony/sip/', '^src/engine/ports/'] },
     },
     {
       name: 'engine-never-telephony',

@@ -201,7 +201,7 @@ function floor(prompt: Int16Array) {
     const endpoint = await openSipEndpoint({
       port: 0,
       async onInvite(server) {
-        const call = new SipCall(server, media, '127.0.0.1');
+        const call = SipCall.inbound(server, media, '127.0.0.1');
         call.onEnd = () => counter.end();
         call.ring();
         await call.answer();

@@ -1,12 +1,14 @@
-import type { HttpMethod } from '../rcml/model.js';
 import type { Call, CallSetup } from './call.js';
 import type { SipHeaders } from './params.js';
 import type { CallLine } from './ports/call-line.js';
+import type { InboundVoice } from './ports/inbound-voice.js';
 import type { CallRecord } from './records.js';
 import type { Runtime } from './runtime.js';
 import { SimulatedLine } from './simulated-line.js';
 import type { CallEventName } from './status-callbacks.js';
 import type { CreateCallParams, IncomingCallOptions, NumberConfig } from './types.js';
+
+export type { InboundVoice } from './ports/inbound-voice.js';
 
 /** An incoming call on a line of the embedder's (`Engine.acceptCall`). */
 export interface AcceptCallOptions extends IncomingCallOptions {
@@ -21,14 +23,6 @@ export interface AcceptCallOptions extends IncomingCallOptions {
    * call, with its `accountSid`): fetched as for a routed number, no `phoneNumberSid`.
    */
   voice?: InboundVoice;
-}
-
-/** An inbound call's first document and its fallback, when no number routes it. */
-export interface InboundVoice {
-  url: string;
-  method?: HttpMethod;
-  fallbackUrl?: string;
-  fallbackMethod?: HttpMethod;
 }
 
 /** The routing `voice` stands for: a number configuration of its URLs, without sid or callbacks. */

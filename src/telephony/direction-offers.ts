@@ -1,4 +1,5 @@
 import type { Direction } from './sip/sdp.js';
+import { realSipTimers, type SipTimers } from './sip/timers.js';
 
 /** Seconds a UAC waits before retrying after 491 (RFC 3261 section 14.1: 2.1-4 s, randomised). */
 const GLARE_RETRY_MS = [2100, 4000] as const;
@@ -12,12 +13,13 @@ export class DirectionOffers {
   private agreed: Direction = 'sendrecv';
   private wanted: Direction = 'sendrecv';
   private busy = false;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: object | undefined;
 
   constructor(
     /** Sends the offer; false when it cannot now (the dialog is not confirmed yet). */
     private readonly send: (direction: Direction, done: (status: number) => void) => boolean,
     private readonly over: () => boolean,
+    private readonly timers: SipTimers = realSipTimers,
   ) {}
 
   want(direction: Direction): void {
@@ -31,7 +33,8 @@ export class DirectionOffers {
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
+    if (this.timer) this.timers.clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   private next(): void {
@@ -41,14 +44,13 @@ export class DirectionOffers {
       this.busy = false;
       if (status === 491) {
         const [min, max] = GLARE_RETRY_MS;
-        this.timer = setTimeout(
+        this.timer = this.timers.setTimeout(
           () => {
             this.timer = undefined;
             this.next();
           },
           min + Math.random() * (max - min),
         );
-        this.timer.unref();
         return;
       }
       this.agreed = direction;

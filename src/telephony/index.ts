@@ -3,6 +3,7 @@ export { decodeWav, encodeWav } from './audio/decode.js';
 export { type DeferredTelephony, deferredTelephony } from './deferred-telephony.js';
 export type { MediaStats } from './media/protocol.js';
 export type { SipClientAccount, SipClientDirectory } from './sip/registrar.js';
+export { ManualSipTimers, realSipTimers, type SipTimers } from './sip/timers.js';
 export {
   type InboundCalls,
   type SipService,

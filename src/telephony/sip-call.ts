@@ -2,88 +2,105 @@ import { DirectionOffers } from './direction-offers.js';
 import type { MediaChannel, MediaHost, Recording } from './media/host.js';
 import type { MediaPath } from './media/protocol.js';
 import type { FarEndEnd, MediaCall } from './media-call.js';
+import type { DialogUser } from './sip/dialog.js';
 import { buildAnswer, type Direction, type Negotiated, negotiate } from './sip/sdp.js';
-import type { ServerCall } from './sip/server-call.js';
+import { realSipTimers, type SipTimers } from './sip/timers.js';
+import type { UacInvite } from './sip/uac-invite.js';
+import type { UasInvite } from './sip/uas-invite.js';
 
 export type { FarEndEnd } from './media-call.js';
 
-function pathOf(negotiated: Negotiated): MediaPath {
-  const d: Direction = negotiated.direction;
-  return {
-    remote: negotiated.remote,
-    send: d === 'sendrecv' || d === 'sendonly',
-    receive: d === 'sendrecv' || d === 'recvonly',
-  };
+/** Our session in SDP: its id and version (RFC 4566 `o=`), the address and port of our media. */
+interface LocalSession {
+  sessionId: number;
+  version: number;
+  address: string;
 }
 
 /**
- * An inbound SIP call with its media: rings, answers with SDP (media opened on a port of the
- * range), plays and records through the media worker, follows the caller's re-offers (hold)
- * and hangs up. The engine's call line is built over this; it knows no RCML.
+ * A SIP call with its media, for both directions: the user agent over an inbound INVITE we
+ * answer (UAS) or an outgoing one its callee answered (UAC). It opens the media (inbound: on
+ * the answer; outbound: before the offer), plays and records through the media worker, follows
+ * the far end's re-offers (hold, a new address), keeps the far end told of our direction
+ * (Hold, Resume) and hangs up. The engine's call line is built over it; it knows no RCML.
  */
 export class SipCall implements MediaCall {
   private channel: MediaChannel | undefined;
   private opening: Promise<MediaChannel> | undefined;
-  private negotiated: Negotiated;
-  private readonly sessionId = Math.floor(Math.random() * 1e9);
-  private version = 1;
-  private offer: string;
   private finished = false;
   private localDirection: Direction = 'sendrecv';
   private muted = false;
-  /** Our own offers of a direction (Hold, Resume) as re-INVITEs to the caller. */
-  private readonly offers = new DirectionOffers(
-    (direction, done) => {
-      const channel = this.channel;
-      if (!channel || this.finished) return false;
-      const sdp = buildAnswer(
-        this.offer,
-        { ...this.negotiated, direction },
-        {
-          sessionId: this.sessionId,
-          version: this.version + 1,
-          address: this.publicAddress,
-          port: channel.port,
-        },
-      );
-      if (!this.server.sendOffer(sdp, done)) return false;
-      this.version += 1;
-      return true;
-    },
-    () => this.finished,
-  );
-  /** A key pressed (RFC 4733 or SIP INFO). */
+  /** Our own offers of a direction (Hold, Resume) as re-INVITEs to the far end. */
+  private readonly offers: DirectionOffers;
   onDigit: ((key: string) => void) | undefined;
-  /** The caller canceled or hung up (or the answer was never acknowledged). */
   onEnd: ((how: FarEndEnd) => void) | undefined;
-  /** The call is over, whoever ended it. */
   onFinished: (() => void) | undefined;
-  /** The caller's media direction changed (hold: true while the far end sends no audio to us). */
-  onHold: ((held: boolean) => void) | undefined;
 
-  constructor(
-    readonly server: ServerCall,
-    private readonly media: MediaHost,
-    private readonly publicAddress: string,
+  private constructor(
+    private readonly signalling: UasInvite | UacInvite,
+    private negotiated: Negotiated,
+    /** The far end's latest SDP (its offer, or its answer to ours): the template of ours. */
+    private remoteSdp: string,
+    private readonly local: LocalSession,
+    /** Whether the far end's media may move to `address` (a re-offer elsewhere gets 488). */
+    private readonly allowsMedia: (address: string) => boolean,
+    timers: SipTimers,
+    private readonly media?: MediaHost,
   ) {
-    this.negotiated = server.negotiated;
-    this.offer = server.invite.body;
-    server.events = {
-      canceled: () => this.farEnd('canceled'),
-      ended: () => this.farEnd('hangup'),
-      reoffer: (sdp) => this.reoffer(sdp),
-      offer: () => {
-        if (!this.channel) return null;
-        this.version += 1;
-        return this.answerSdp(this.channel.port);
+    this.offers = new DirectionOffers(
+      (direction, done) => {
+        const channel = this.channel;
+        if (!channel || this.finished) return false;
+        const sdp = this.sdpFor({ ...this.negotiated, direction }, channel.port, 1);
+        if (!this.signalling.sendOffer(sdp, done)) return false;
+        this.local.version += 1;
+        return true;
       },
-      digit: (key) => this.onDigit?.(key),
-      confirmed: () => this.offers.retry(),
-    };
+      () => this.finished,
+      timers,
+    );
+  }
+
+  /** An inbound call (UAS): the media open when it is answered. */
+  static inbound(
+    invite: UasInvite,
+    media: MediaHost,
+    publicAddress: string,
+    timers: SipTimers = realSipTimers,
+  ): SipCall {
+    const local = { sessionId: Math.floor(Math.random() * 1e9), version: 1, address: publicAddress };
+    const call = new SipCall(invite, invite.negotiated, invite.invite.body, local, () => true, timers, media);
+    invite.events = { ...call.dialogUser(), canceled: () => call.farEnd('canceled') };
+    return call;
+  }
+
+  /**
+   * An outgoing call (UAC) its callee answered with `negotiated` (its SDP `answer`): the media
+   * opened for our offer now follow the answer.
+   */
+  static outbound(
+    invite: UacInvite,
+    channel: MediaChannel,
+    negotiated: Negotiated,
+    answer: string,
+    local: LocalSession,
+    allowsMedia: (address: string) => boolean,
+    timers: SipTimers = realSipTimers,
+  ): SipCall {
+    const call = new SipCall(invite, negotiated, answer, local, allowsMedia, timers);
+    call.channel = channel;
+    channel.onDigit = (key) => call.onDigit?.(key);
+    channel.update(call.path(), {
+      codec: negotiated.codec,
+      payloadType: negotiated.payloadType,
+      dtmfPayloadType: negotiated.dtmfPayloadType,
+    });
+    if (invite.dialog) invite.dialog.user = call.dialogUser();
+    return call;
   }
 
   get answered(): boolean {
-    return this.server.answered;
+    return this.signalling.answered;
   }
 
   get ended(): boolean {
@@ -94,17 +111,18 @@ export class SipCall implements MediaCall {
     return this.finished ? undefined : this.channel;
   }
 
-  /** 180 Ringing. */
+  /** 180 Ringing (an inbound call). */
   ring(): void {
-    this.server.ringing();
+    if ('ringing' in this.signalling) this.signalling.ringing();
   }
 
-  /** Opens the media and answers 200 OK with our SDP. */
+  /** Inbound: opens the media and answers 200 OK with our SDP. Outbound: answered already. */
   async answer(): Promise<void> {
-    if (this.finished || this.server.answered) return;
+    const invite = this.signalling;
+    if (!('ringing' in invite) || this.finished || invite.answered) return;
     const channel = await this.open();
     if (this.finished) return;
-    this.server.answer(this.answerSdp(channel.port));
+    invite.answer(this.sdpFor(this.negotiated, channel.port));
   }
 
   /** Plays PCM; true when stopped early. Before the answer or after the end, nothing plays. */
@@ -114,7 +132,7 @@ export class SipCall implements MediaCall {
     return channel.play(pcm, loop, signal, key);
   }
 
-  /** Records the caller (see `MediaChannel.record`). */
+  /** Records the far end (see `MediaChannel.record`). */
   record(maxMs: number, silenceMs: number): Recording | undefined {
     if (!this.channel || this.finished) return undefined;
     return this.channel.record(maxMs, silenceMs);
@@ -133,37 +151,71 @@ export class SipCall implements MediaCall {
     this.channel?.update(this.path());
   }
 
-  /** The media path: the far end's direction, then ours and the mute on top. */
-  private path(): MediaPath {
-    const far = pathOf(this.negotiated);
-    const local = this.localDirection;
+  /** Refuses a call not answered yet (404, 486, 603...); an answered one is hung up. */
+  reject(status: number): void {
+    if (this.finished) return;
+    const invite = this.signalling;
+    if (!('ringing' in invite)) {
+      this.hangup();
+      return;
+    }
+    this.finish();
+    invite.reject(status);
+  }
+
+  /** Our hang-up: BYE when answered, a refusal (480) while an inbound call rings. */
+  hangup(): void {
+    if (this.finished) return;
+    this.finish();
+    this.signalling.hangup();
+  }
+
+  /** The far end canceled or hung up (or never acknowledged our answer). */
+  farEnd(how: FarEndEnd): void {
+    if (this.finished) return;
+    this.finish();
+    this.onEnd?.(how);
+  }
+
+  private finish(): void {
+    this.finished = true;
+    this.offers.dispose();
+    this.channel?.close();
+    this.onFinished?.();
+  }
+
+  /** What the call's dialog reports to it. */
+  private dialogUser(): DialogUser {
     return {
-      remote: far.remote,
-      send: far.send && !this.muted && (local === 'sendrecv' || local === 'sendonly'),
-      receive: far.receive && (local === 'sendrecv' || local === 'recvonly'),
+      ended: () => this.farEnd('hangup'),
+      reoffer: (sdp) => this.reoffer(sdp),
+      offer: () => {
+        if (!this.channel || this.finished) return null;
+        this.local.version += 1;
+        return this.sdpFor(this.negotiated, this.channel.port);
+      },
+      digit: (key) => this.onDigit?.(key),
+      confirmed: () => this.offers.retry(),
     };
   }
 
-  /** Refuses the ringing call (404, 486, 603...). */
-  reject(status: number): void {
-    if (this.finished) return;
-    this.finished = true;
-    this.server.reject(status);
-    this.onFinished?.();
-    this.channel?.close();
-  }
-
-  /** Our hang-up: BYE when answered, a refusal (480) while ringing. */
-  hangup(): void {
-    if (this.finished) return;
-    this.finished = true;
-    this.server.hangup();
-    this.onFinished?.();
-    this.channel?.close();
+  /** The media path: the far end's direction, then ours and the mute on top. */
+  private path(): MediaPath {
+    const d = this.negotiated.direction;
+    const local = this.localDirection;
+    return {
+      remote: this.negotiated.remote,
+      send:
+        (d === 'sendrecv' || d === 'sendonly') &&
+        !this.muted &&
+        (local === 'sendrecv' || local === 'sendonly'),
+      receive: (d === 'sendrecv' || d === 'recvonly') && (local === 'sendrecv' || local === 'recvonly'),
+    };
   }
 
   private open(): Promise<MediaChannel> {
-    this.opening ??= this.media
+    const media = this.media as MediaHost;
+    this.opening ??= media
       .open({
         codec: this.negotiated.codec,
         payloadType: this.negotiated.payloadType,
@@ -179,43 +231,31 @@ export class SipCall implements MediaCall {
     return this.opening;
   }
 
-  private answerSdp(port: number): string {
-    return buildAnswer(this.offer, this.negotiated, {
-      sessionId: this.sessionId,
-      version: this.version,
-      address: this.publicAddress,
+  /** Our SDP for `negotiated` on `port`, `ahead` versions past the current one. */
+  private sdpFor(negotiated: Negotiated, port: number, ahead = 0): string {
+    return buildAnswer(this.remoteSdp, negotiated, {
+      sessionId: this.local.sessionId,
+      version: this.local.version + ahead,
+      address: this.local.address,
       port,
     });
   }
 
   /**
-   * A re-INVITE or UPDATE with SDP (hold, resume, a new address): the codec stays the one first
-   * chosen (an offer without it gets 488); the address and direction follow the new offer.
+   * A re-offer of the far end (re-INVITE or UPDATE with SDP: hold, resume, a new address): the
+   * codec stays the one first chosen (an offer without it gets 488); the address and direction
+   * follow the new offer, where the policy lets the media go.
    */
   private reoffer(sdp: string): string | null {
     const next = negotiate(sdp);
-    if ('status' in next || !this.channel || next.codec !== this.negotiated.codec) return null;
-    const wasHeld = this.held();
+    if ('status' in next || !this.channel || this.finished || next.codec !== this.negotiated.codec)
+      return null;
+    const address = next.remote?.address;
+    if (address !== undefined && !this.allowsMedia(address)) return null;
     this.negotiated = { ...next, payloadType: this.negotiated.payloadType };
-    this.offer = sdp;
-    this.version += 1;
+    this.remoteSdp = sdp;
+    this.local.version += 1;
     this.channel.update(this.path());
-    const held = this.held();
-    if (held !== wasHeld) this.onHold?.(held);
-    return this.answerSdp(this.channel.port);
-  }
-
-  /** The far end asked for no audio from us (sendonly/inactive or c=0.0.0.0). */
-  private held(): boolean {
-    const path = pathOf(this.negotiated);
-    return !path.send || path.remote === null;
-  }
-
-  private farEnd(how: FarEndEnd): void {
-    if (this.finished) return;
-    this.finished = true;
-    this.channel?.close();
-    this.onFinished?.();
-    this.onEnd?.(how);
+    return this.sdpFor(this.negotiated, this.channel.port);
   }
 }

@@ -1,17 +1,17 @@
 import { isIP } from 'node:net';
-import type { InboundVoice } from '../engine/call-setups.js';
 import { addressList, EgressGuard, type EgressPolicy } from '../engine/fetch/egress.js';
 import type { CallLine } from '../engine/ports/call-line.js';
+import type { InboundVoice } from '../engine/ports/inbound-voice.js';
 import type { Telephony } from '../engine/ports/telephony.js';
 import type { CallRecord } from '../engine/records.js';
 import { MediaHost } from './media/host.js';
 import type { MediaStats } from './media/protocol.js';
-import type { MediaCall } from './media-call.js';
 import { authorizeClientInvite } from './sip/client-invite.js';
 import { openSipEndpoint } from './sip/endpoint.js';
 import { headerSpelling } from './sip/message.js';
 import { Registrar, type SipClientDirectory } from './sip/registrar.js';
-import type { ServerCall } from './sip/server-call.js';
+import { realSipTimers, type SipTimers } from './sip/timers.js';
+import type { UasInvite } from './sip/uas-invite.js';
 import { SipCall } from './sip-call.js';
 import { SipCallLine } from './sip-line.js';
 import { SipTelephony } from './sip-telephony.js';
@@ -81,6 +81,8 @@ export interface SipServiceOptions {
    * stay simulated and every INVITE is routed by number.
    */
   clients?: SipClientDirectory;
+  /** The time of SIP's retransmissions, transaction timers and glare retries. Default the real clock. */
+  timers?: SipTimers;
   /** Warnings (refused requests, unreadable messages) and errors. */
   onWarning?(message: string, detail: Record<string, unknown>): void;
 }
@@ -106,7 +108,7 @@ const CONTROL = /[\r\n\0]/;
  * The `X-` headers of an INVITE by their usual spelling (`SipHeader_X-<Name>` webhook
  * parameters); undefined when a value holds CR, LF or NUL (the INVITE is refused).
  */
-export function customHeaders(server: ServerCall): Record<string, string> | undefined {
+export function customHeaders(server: UasInvite): Record<string, string> | undefined {
   const headers: Record<string, string> = {};
   for (const [name, value] of server.invite.headers) {
     if (!name.startsWith('x-')) continue;
@@ -143,6 +145,7 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
   const trunkProblem = options.trunk && trunkUriProblem(options.trunk.uri);
   if (trunkProblem) throw new TypeError(`SIP trunk: ${trunkProblem}`);
   const acceptsFrom = options.allowSources && sourceFilter(options.allowSources);
+  const timers = options.timers ?? realSipTimers;
   const media = new MediaHost({ host, ports: options.rtpPorts });
   const warn = (message: string, detail: Record<string, unknown>) => options.onWarning?.(message, detail);
   let tts = options.tts;
@@ -156,7 +159,7 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
     );
     tts = espeak;
   }
-  const live = new Set<MediaCall>();
+  const live = new Set<SipCall>();
   const lines = new Map<string, SipCallLine>();
   let registrar: Registrar | undefined;
   let endpoint: Awaited<ReturnType<typeof openSipEndpoint>>;
@@ -167,6 +170,7 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
       publicAddress: options.publicAddress,
       invitesPerSecond: options.invitesPerSecond,
       acceptsFrom,
+      timers,
       onRegister: options.clients
         ? (request, peer) => (registrar as Registrar).register(request, peer)
         : undefined,
@@ -195,7 +199,7 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
           server.reject(placed.status, { reason: placed.reason, headers: placed.headers });
           return;
         }
-        const call = new SipCall(server, media, endpoint.publicAddress);
+        const call = SipCall.inbound(server, media, endpoint.publicAddress, timers);
         const line = new SipCallLine(call, tts, (err) =>
           warn('SIP call media failed', {
             callId: server.callId,
@@ -237,7 +241,7 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
   }
   const sweep = setInterval(() => registrar?.sweep(), 60_000);
   sweep.unref();
-  if (options.clients) registrar = new Registrar(options.clients, endpoint.publicAddress);
+  if (options.clients) registrar = new Registrar(options.clients, endpoint.publicAddress, () => timers.now());
   return {
     host: endpoint.host,
     port: endpoint.port,
@@ -255,6 +259,7 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
           warn,
           trunk: options.trunk,
           registrar,
+          timers,
         },
         fallback,
       ),

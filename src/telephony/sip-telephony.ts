@@ -11,14 +11,14 @@ import type {
 } from '../engine/ports/telephony.js';
 import { encodeWav } from './audio/decode.js';
 import type { MediaChannel, MediaHost } from './media/host.js';
-import type { MediaCall } from './media-call.js';
-import type { ClientCall } from './sip/client-call.js';
 import type { SipEndpoint } from './sip/endpoint.js';
 import type { Registrar } from './sip/registrar.js';
-import { buildAnswer, buildOffer, type Negotiated, negotiate, readAnswer } from './sip/sdp.js';
+import { buildOffer, type Negotiated, readAnswer } from './sip/sdp.js';
+import type { SipTimers } from './sip/timers.js';
 import type { SipPeer } from './sip/transport.js';
+import type { UacInvite } from './sip/uac-invite.js';
+import { SipCall } from './sip-call.js';
 import { SipCallLine } from './sip-line.js';
-import { OutboundSipCall } from './sip-outbound-call.js';
 import { SipConferenceMixer } from './sip-room.js';
 import { dialFailureOf, fromUserOf, inviteHeadersOf, sipTargetOf } from './sip-target.js';
 import { isTrunkNumber, type SipTrunk, trunkTargetOf } from './sip-trunk.js';
@@ -32,7 +32,7 @@ export interface SipTelephonyDeps {
   /** The egress policy, applied to the address each INVITE goes to. */
   egress: EgressGuard;
   /** The service's live calls (hung up when it closes). */
-  live: Set<MediaCall>;
+  live: Set<SipCall>;
   /** The SIP lines of live calls by call sid (a leg's early media go to its parent's line). */
   lines: Map<string, SipCallLine>;
   warn(message: string, detail: Record<string, unknown>): void;
@@ -40,6 +40,8 @@ export interface SipTelephonyDeps {
   trunk?: SipTrunk;
   /** Registered clients: `client:<login>` targets go to their Contact. */
   registrar?: Registrar;
+  /** The time of the calls' glare retries. */
+  timers?: SipTimers;
 }
 
 /** Longest recording of a Dial bridge: 4 hours, the Dial's default `timeLimit`. */
@@ -92,7 +94,7 @@ export class SipTelephony implements Telephony {
       return this.fallback.dial(request, events);
     const sid = request.call.sid;
     let canceled = false;
-    let placed: ClientCall | undefined;
+    let placed: UacInvite | undefined;
     let channel: MediaChannel | undefined;
     let rang = false;
     /** The caller's media the callee's early media are linked to, until the answer. */
@@ -156,7 +158,6 @@ export class SipTelephony implements Telephony {
       });
       placed = call;
       const media = channel;
-      let outbound: OutboundSipCall | undefined;
       call.events = {
         progress: (_status, sdp) => {
           if (sdp && !early) early = this.earlyMedia(media, sdp, request.call.parentCallSid);
@@ -187,22 +188,11 @@ export class SipTelephony implements Telephony {
           media.close();
           events.failed(dialFailureOf(status));
         },
-        ended: () => outbound?.farEnd(),
-        digit: (key) => outbound?.onDigit?.(key),
-        reoffer: (sdp) => {
-          const next = negotiate(sdp);
-          const address = 'status' in next ? undefined : next.remote?.address;
-          // A re-offer may not move the media where the policy forbids (answered 488).
-          if (address !== undefined && !allows(address)) return null;
-          return outbound?.reoffer(sdp) ?? null;
-        },
       };
       /** The answer is usable and allowed: the media follow it and the engine gets the line. */
       const bridge = (negotiated: Negotiated, sdp: string) => {
-        outbound = new OutboundSipCall(call, media, negotiated, sdp, (offer, next) => {
-          local.version += 1;
-          return buildAnswer(offer, next, local);
-        });
+        // A re-offer may not move the media where the policy forbids (answered 488).
+        const outbound = SipCall.outbound(call, media, negotiated, sdp, local, allows, deps.timers);
         const line = new SipCallLine(outbound, deps.tts, (err) =>
           deps.warn('SIP call media failed', {
             callSid: sid,
@@ -211,9 +201,8 @@ export class SipTelephony implements Telephony {
         );
         deps.live.add(outbound);
         deps.lines.set(sid, line);
-        const tracked = outbound;
         outbound.onFinished = () => {
-          deps.live.delete(tracked);
+          deps.live.delete(outbound);
           deps.lines.delete(sid);
         };
         events.answered(line);

@@ -1,7 +1,7 @@
-import type { InboundVoice } from '../../engine/call-setups.js';
+import type { InboundVoice } from '../../engine/ports/inbound-voice.js';
 import { headerOf, type SipHeaders } from './message.js';
 import type { Registrar, SipClientDirectory } from './registrar.js';
-import type { ServerCall } from './server-call.js';
+import type { UasInvite } from './uas-invite.js';
 
 /** How an INVITE is taken with regard to clients (`authorizeClientInvite`). */
 export type ClientInvite =
@@ -20,7 +20,7 @@ export type ClientInvite =
  * number routing, unchallenged: such callers reach routed numbers as before.
  */
 export function authorizeClientInvite(
-  server: ServerCall,
+  server: UasInvite,
   directory: SipClientDirectory,
   registrar: Registrar,
 ): ClientInvite {

@@ -1,19 +1,15 @@
-import { parseNameAddr } from './address.js';
-import { ClientCall, type ClientCallRequest, type ClientWire } from './client-call.js';
-import { type LocalAddress, responseTo, T1, T2 } from './dialog.js';
+import { Admission } from './admission.js';
+import { Dialogs, toTagOf } from './dialogs.js';
 import { ALLOWED_METHODS } from './in-dialog.js';
-import {
-  cseqOf,
-  headerOf,
-  headersOf,
-  type SipMessage,
-  type SipRequest,
-  type SipResponse,
-} from './message.js';
-import { RateLimiter } from './rate-limit.js';
-import { negotiate } from './sdp.js';
-import { branchOf, type CallWire, ServerCall } from './server-call.js';
-import { openSipTransport, type SipPeer, type SipTransport } from './transport.js';
+import { cseqOf, errorResponseOf, type SipRequest, type SipResponse } from './message.js';
+import { type LocalAddress, responseTo } from './responses.js';
+import { realSipTimers, type SipTimers } from './timers.js';
+import type { InviteServerTransaction } from './transactions/invite-server.js';
+import { type ServerTransaction, TransactionLayer } from './transactions/layer.js';
+import type { NonInviteServerTransaction } from './transactions/non-invite-server.js';
+import { openSipTransport, type SipPeer } from './transport.js';
+import { UacInvite, type UacInviteRequest } from './uac-invite.js';
+import { UasInvite } from './uas-invite.js';
 
 /** Options of `openSipEndpoint`. */
 export interface SipEndpointOptions {
@@ -30,10 +26,12 @@ export interface SipEndpointOptions {
    * OPTIONS...); those of others are dropped unanswered. Default: any source.
    */
   acceptsFrom?(address: string): boolean;
+  /** The time of every SIP timer (default the real clock; a test passes `ManualSipTimers`). */
+  timers?: SipTimers;
   /** The answer to a REGISTER (the registrar); without it, REGISTER gets 405. */
   onRegister?(request: SipRequest, peer: SipPeer): SipResponse;
   /** A new call: answer it, reject it or let it ring. */
-  onInvite(call: ServerCall): void;
+  onInvite(call: UasInvite): void;
   /** Bytes that were no SIP message, or a refused request (for logs). */
   onWarning?(message: string, peer: SipPeer): void;
 }
@@ -44,213 +42,96 @@ export interface SipEndpoint {
   readonly port: number;
   readonly publicAddress: string;
   /** Places a call: the INVITE leaves once `start()` is called on the result (after `events` are set). */
-  invite(request: ClientCallRequest): ClientCall;
+  invite(request: UacInviteRequest): UacInvite;
   close(): Promise<void>;
 }
 
-/** Extensions we accept in a Require header. */
-const SUPPORTED = new Set(['timer']);
-
 /**
- * Listens for SIP and routes requests to their calls: a new INVITE makes a `ServerCall`, its
- * retransmissions, CANCEL and ACK find it by branch, in-dialog requests by Call-ID and our tag.
- * Retransmitted non-INVITE requests get the cached answer. Requests of ours (BYE) are
- * retransmitted until their final answer.
+ * The SIP user agent core over its layers: transport (UDP, TCP) -> transactions (every
+ * retransmission and timer) -> dialogs -> this core, which routes what the transactions hand
+ * up: requests in a dialog to it (481 when there is none), new INVITEs past the admission
+ * policy to `onInvite`, REGISTER to the registrar, OPTIONS answered here, CANCELs to their
+ * INVITE.
  */
 export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipEndpoint> {
   const host = options.host ?? '127.0.0.1';
   const publicAddress =
     options.publicAddress ?? (host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host);
-  const invites = new Map<string, ServerCall>();
-  /** Dialogs by Call-ID and our tag: inbound calls and answered outgoing ones. */
-  const dialogs = new Map<string, ServerCall | ClientCall>();
-  /** Our re-INVITEs by branch. */
-  const reinvites = new Map<string, (response: SipResponse) => void>();
-  /** Outgoing INVITE transactions by branch (kept a while after the end for late 2xx). */
-  const outgoing = new Map<string, ClientCall>();
-  const answered = new Map<string, { response: SipResponse; expires: number }>();
-  const clients = new Map<string, { timers: NodeJS.Timeout[]; onFinal: (status: number) => void }>();
-  const limiter = new RateLimiter(options.invitesPerSecond ?? 20);
-  let transport: SipTransport;
+  const timers = options.timers ?? realSipTimers;
   const local: LocalAddress = { host: publicAddress, port: 0 };
-
+  const admission = new Admission({
+    invitesPerSecond: options.invitesPerSecond,
+    acceptsFrom: options.acceptsFrom,
+    now: () => timers.now(),
+  });
   const warn = (message: string, peer: SipPeer) => options.onWarning?.(message, peer);
+  /** The inbound calls by their INVITE's transaction, for the CANCELs that find it. */
+  const inbound = new WeakMap<InviteServerTransaction, UasInvite>();
 
-  const send = (message: SipMessage, peer: SipPeer) => {
-    if (message.kind === 'response' && message.status >= 200) {
-      // A retransmitted non-INVITE request gets this answer again (RFC 3261 17.2.2).
-      const request = message.headers.find(([n]) => n === 'cseq')?.[1] ?? '';
-      if (!/INVITE$/i.test(request)) {
-        answered.set(`${branchOf(message)}|${request}`, { response: message, expires: Date.now() + 64 * T1 });
-      }
-    }
-    transport.send(message, peer);
+  /** A request refused without state (over the rate): no transaction, nothing retransmitted. */
+  const refuseStateless = (transaction: ServerTransaction, response: SipResponse) => {
+    transaction.terminate();
+    transactions.sendStateless(response, transaction.peer);
   };
 
-  const listening = {
-    listen(branch: string, onResponse: (response: SipResponse) => void) {
-      reinvites.set(branch, onResponse);
-    },
-    unlisten(branch: string) {
-      reinvites.delete(branch);
-    },
-  };
-
-  const wire: CallWire = {
-    local,
-    send,
-    ...listening,
-    request(request, peer, onFinal) {
-      // A CANCEL shares its INVITE's branch: the method tells their answers apart.
-      const branch = `${branchOf(request)}|${cseqOfOr(request)}`;
-      const timers: NodeJS.Timeout[] = [];
-      clients.set(branch, { timers, onFinal });
-      transport.send(request, peer);
-      if (peer.transport === 'udp') {
-        let interval = T1;
-        const again = () => {
-          transport.send(request, peer);
-          interval = Math.min(interval * 2, T2);
-          timers[0] = setTimeout(again, interval);
-        };
-        timers[0] = setTimeout(again, interval);
-      }
-      timers[1] = setTimeout(() => finish(branch, 408), 64 * T1);
-    },
-    forget(call) {
-      // The INVITE transaction lingers a little for late retransmissions and ACKs.
-      dialogs.delete(dialogKey(call.callId, call.localTag));
-      setTimeout(() => {
-        if (invites.get(call.branch) === call) invites.delete(call.branch);
-      }, 64 * T1).unref();
-    },
-  };
-
-  const clientWire: ClientWire = {
-    local,
-    send,
-    ...listening,
-    request: (request, peer, onFinal) => wire.request(request, peer, onFinal),
-    confirm(call) {
-      dialogs.set(dialogKey(call.callId, call.localTag), call);
-    },
-    forget(call) {
-      dialogs.delete(dialogKey(call.callId, call.localTag));
-      setTimeout(() => {
-        for (const branch of call.branches) if (outgoing.get(branch) === call) outgoing.delete(branch);
-      }, 64 * T1).unref();
-    },
-    rebranched(call) {
-      outgoing.set(call.branch, call);
-    },
-  };
-
-  const finish = (branch: string, status: number) => {
-    const client = clients.get(branch);
-    if (!client) return;
-    clients.delete(branch);
-    for (const t of client.timers) clearTimeout(t);
-    client.onFinal(status);
-  };
-
-  const onRequest = (request: SipRequest, peer: SipPeer) => {
-    const branch = branchOf(request);
+  const onRequest = (transaction: ServerTransaction) => {
+    const { request, peer } = transaction;
     const method = request.method;
-    let cseq: { seq: number; method: string };
     try {
-      cseq = cseqOf(request);
+      cseqOf(request);
     } catch {
-      if (method !== 'ACK') send(responseTo(request, 400, { reason: 'Bad CSeq' }), peer);
+      transaction.respond(responseTo(request, 400, { reason: 'Bad CSeq' }));
       return;
     }
-    if (method !== 'INVITE' && method !== 'ACK') {
-      const cached = answered.get(`${branch}|${cseq.seq} ${cseq.method}`);
-      if (cached && cached.expires > Date.now()) {
-        transport.send(cached.response, peer);
-        return;
-      }
-    }
-    const toTag = parseNameAddr(headerOf(request.headers, 'to') ?? '')?.params.tag;
+    const inDialog = toTagOf(request) !== undefined;
+    const dialog = inDialog ? dialogs.find(request) : undefined;
     // A source off the allow list gets no answer, unless the request is in a dialog of ours
     // (a callee we called hanging up): a scanner learns nothing, not even that SIP is here.
-    if (options.acceptsFrom && !options.acceptsFrom(peer.address)) {
-      if (!toTag || !dialogs.has(dialogKey(callIdOf(request), toTag))) return;
+    if (!dialog && !admission.accepts(peer.address)) {
+      transaction.terminate();
+      return;
     }
     if (method === 'REGISTER' && options.onRegister) {
       // Password guessing counts against the same per-source budget as new calls.
-      if (!limiter.take(peer.address)) {
+      if (!admission.withinRate(peer.address)) {
         warn('REGISTER rate limit reached', peer);
-        send(responseTo(request, 503, { headers: [['retry-after', '5']] }), peer);
+        refuseStateless(transaction, responseTo(request, 503, { headers: [['retry-after', '5']] }));
         return;
       }
-      send(options.onRegister(request, peer), peer);
+      transaction.respond(options.onRegister(request, peer));
       return;
     }
-    if (method === 'CANCEL') {
-      const call = invites.get(branch);
-      if (call) call.cancel(request, peer);
-      else send(responseTo(request, 481), peer);
-      return;
-    }
-    if (method === 'ACK') {
-      const call = toTag
-        ? (dialogs.get(dialogKey(callIdOf(request), toTag)) ?? invites.get(branch))
-        : invites.get(branch);
-      call?.ack(request);
-      return;
-    }
-    if (toTag) {
-      const call = dialogs.get(dialogKey(callIdOf(request), toTag));
-      if (call) call.inDialog(request, peer);
-      else send(responseTo(request, 481), peer);
+    if (inDialog) {
+      if (dialog) dialog.receive(transaction);
+      else transaction.respond(responseTo(request, 481));
       return;
     }
     if (method === 'INVITE') {
-      const known = invites.get(branch);
-      if (known) {
-        known.retransmitted();
-        return;
-      }
-      newInvite(request, peer);
+      newInvite(transaction as InviteServerTransaction);
       return;
     }
     if (method === 'OPTIONS') {
-      send(responseTo(request, 200, { headers: [['allow', ALLOWED_METHODS]] }), peer);
+      transaction.respond(responseTo(request, 200, { headers: [['allow', ALLOWED_METHODS]] }));
       return;
     }
     // BYE, INFO... outside any dialog of ours.
-    send(responseTo(request, method === 'BYE' || method === 'INFO' ? 481 : 405), peer);
+    transaction.respond(responseTo(request, method === 'BYE' || method === 'INFO' ? 481 : 405));
   };
 
-  const newInvite = (request: SipRequest, peer: SipPeer) => {
-    if (!limiter.take(peer.address)) {
+  const newInvite = (transaction: InviteServerTransaction) => {
+    const { request, peer } = transaction;
+    if (!admission.withinRate(peer.address)) {
       warn('INVITE rate limit reached', peer);
-      send(responseTo(request, 503, { headers: [['retry-after', '5']] }), peer);
+      refuseStateless(transaction, responseTo(request, 503, { headers: [['retry-after', '5']] }));
       return;
     }
-    const unsupported = headersOf(request.headers, 'require').filter((r) => !SUPPORTED.has(r.toLowerCase()));
-    if (unsupported.length > 0) {
-      send(responseTo(request, 420, { headers: [['unsupported', unsupported.join(', ')]] }), peer);
+    const checked = admission.checkInvite(request);
+    if ('refusal' in checked) {
+      transaction.respond(checked.refusal);
       return;
     }
-    const type = (headerOf(request.headers, 'content-type') ?? '').split(';')[0].trim().toLowerCase();
-    if (!request.body || type !== 'application/sdp') {
-      send(responseTo(request, 488, { reason: 'SDP Offer Required' }), peer);
-      return;
-    }
-    const negotiated = negotiate(request.body);
-    if ('status' in negotiated) {
-      send(
-        responseTo(request, negotiated.status, {
-          reason: negotiated.status === 488 ? undefined : negotiated.reason,
-        }),
-        peer,
-      );
-      return;
-    }
-    const call = new ServerCall(request, peer, negotiated, wire);
-    invites.set(call.branch, call);
-    dialogs.set(dialogKey(call.callId, call.localTag), call);
+    const call = new UasInvite(transaction, checked.negotiated, dialogs);
+    inbound.set(transaction, call);
     call.trying();
     try {
       options.onInvite(call);
@@ -260,51 +141,40 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
     }
   };
 
-  const onResponse = (response: SipResponse) => {
-    const method = cseqOfOr(response);
-    if (method === 'INVITE') {
-      const branch = branchOf(response);
-      const reinvite = reinvites.get(branch);
-      if (reinvite) reinvite(response);
-      else outgoing.get(branch)?.onResponse(response);
-      return;
-    }
-    if (response.status < 200) return;
-    finish(`${branchOf(response)}|${method}`, response.status);
+  const onCancel = (transaction: NonInviteServerTransaction, invite: InviteServerTransaction | undefined) => {
+    const call = invite && inbound.get(invite);
+    if (call) call.cancel(transaction);
+    else if (admission.accepts(transaction.peer.address))
+      transaction.respond(responseTo(transaction.request, 481));
+    else transaction.terminate();
   };
 
-  transport = await openSipTransport(host, options.port ?? 5060, {
-    message(message, peer) {
-      if (message.kind === 'request') onRequest(message, peer);
-      else onResponse(message);
-    },
+  const onAck = (request: SipRequest) => {
+    try {
+      cseqOf(request);
+    } catch {
+      return;
+    }
+    dialogs.find(request)?.ack(request);
+  };
+
+  const transport = await openSipTransport(host, options.port ?? 5060, {
+    message: (message, peer) => transactions.receive(message, peer),
     invalid(error, peer, raw) {
       warn(`unreadable SIP message: ${error.message}`, peer);
       // A request that can be answered gets the error status; anything else is dropped.
-      if (/^[A-Z]+ \S+ SIP\/2\.0\r?\n/.test(raw) && !raw.startsWith('ACK')) {
-        const via = /^(?:via|v)\s*:.*$/gim;
-        const headers =
-          raw.match(via)?.map((l) => ['via', l.slice(l.indexOf(':') + 1).trim()] as [string, string]) ?? [];
-        if (headers.length === 0) return;
-        for (const name of ['from', 'to', 'call-id', 'cseq']) {
-          const m = new RegExp(`^(?:${name}|${name === 'call-id' ? 'i' : name[0]})\\s*:(.*)$`, 'im').exec(
-            raw,
-          );
-          if (m) headers.push([name, m[1].trim()]);
-        }
-        transport.send(
-          { kind: 'response', status: error.status, reason: error.message.slice(0, 60), headers, body: '' },
-          peer,
-        );
-      }
+      const response = errorResponseOf(raw, error);
+      if (response) transactions.sendStateless(response, peer);
     },
   });
+  const transactions = new TransactionLayer(transport, timers, {
+    request: onRequest,
+    cancel: onCancel,
+    ack: onAck,
+  });
   local.port = transport.port;
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const [k, v] of answered) if (v.expires <= now) answered.delete(k);
-    limiter.sweep();
-  }, 5000);
+  const dialogs = new Dialogs(local, transactions);
+  const sweep = setInterval(() => admission.sweep(), 5000);
   sweep.unref();
 
   return {
@@ -312,34 +182,12 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
     port: transport.port,
     publicAddress,
     invite(request) {
-      const call = new ClientCall(request, clientWire);
-      outgoing.set(call.branch, call);
-      return call;
+      return new UacInvite(request, dialogs);
     },
     async close() {
       clearInterval(sweep);
-      for (const call of invites.values()) call.dispose();
-      for (const call of new Set(outgoing.values())) call.dispose();
-      for (const client of clients.values()) for (const t of client.timers) clearTimeout(t);
-      clients.clear();
+      transactions.close();
       await transport.close();
     },
   };
-}
-
-/** The method of a message's CSeq, '' when it has none readable. */
-function cseqOfOr(message: SipMessage): string {
-  try {
-    return cseqOf(message).method;
-  } catch {
-    return '';
-  }
-}
-
-function callIdOf(request: SipRequest): string {
-  return headerOf(request.headers, 'call-id') ?? '';
-}
-
-function dialogKey(callId: string, localTag: string): string {
-  return `${callId}|${localTag}`;
 }

@@ -2,15 +2,17 @@
  * What both sides of a call (the one we answered, the one we placed) answer alike inside a
  * dialog: INFO digits, OPTIONS, unknown methods; and the methods we allow.
  */
-import { responseTo } from './dialog.js';
+
 import { headerOf, type SipRequest, type SipResponse } from './message.js';
+import { responseTo } from './responses.js';
 
 /** The methods of our `Allow` header (INVITE answers, OPTIONS answers). */
 export const ALLOWED_METHODS = 'INVITE, ACK, CANCEL, BYE, INFO, OPTIONS, UPDATE';
 
 /**
  * Answers an in-dialog request other than BYE, INVITE and UPDATE: INFO with 200 (its digit, if
- * any, to `digit`), OPTIONS with 200 and our methods, anything else with 501.
+ * any, to `digit`), OPTIONS with 200 and our methods, NOTIFY with 481 (we hold no subscription,
+ * RFC 6665 section 4.1.3), anything else with 501.
  */
 export function answerOtherInDialog(
   request: SipRequest,
@@ -26,6 +28,9 @@ export function answerOtherInDialog(
     }
     case 'OPTIONS':
       send(responseTo(request, 200, { headers: [['allow', ALLOWED_METHODS]] }));
+      return;
+    case 'NOTIFY':
+      send(responseTo(request, 481, { reason: 'Subscription Does Not Exist' }));
       return;
     default:
       send(responseTo(request, 501));

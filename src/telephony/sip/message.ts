@@ -229,3 +229,28 @@ export const REASONS: Record<number, string> = {
   513: 'Message Too Large',
   603: 'Decline',
 };
+
+/**
+ * The answer to bytes that were meant as a request but could not be read (RFC 3261 section
+ * 8.2: 400, 413, 513): the headers a response needs, recovered line by line from the raw text
+ * (Via, From, To, Call-ID, CSeq, compact forms too). Undefined when the bytes are no request,
+ * an ACK (never answered), or carry no Via to answer along.
+ */
+export function errorResponseOf(raw: string, error: SipParseError): SipResponse | undefined {
+  if (!/^[A-Z]+ \S+ SIP\/2\.0\r?\n/.test(raw) || raw.startsWith('ACK')) return undefined;
+  const headers: SipHeaders = [];
+  const lines = raw.split(/\r?\n/);
+  for (const name of ['via', 'from', 'to', 'call-id', 'cseq']) {
+    for (const line of lines) {
+      if (line === '') break;
+      const colon = line.indexOf(':');
+      if (colon <= 0) continue;
+      const raw = line.slice(0, colon).trim().toLowerCase();
+      if ((COMPACT[raw] ?? raw) !== name) continue;
+      headers.push([name, line.slice(colon + 1).trim()]);
+      if (name !== 'via') break;
+    }
+  }
+  if (!headers.some(([n]) => n === 'via')) return undefined;
+  return { kind: 'response', status: error.status, reason: error.message.slice(0, 60), headers, body: '' };
+}

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { InboundVoice } from '../../engine/call-setups.js';
+import type { InboundVoice } from '../../engine/ports/inbound-voice.js';
 import { parseNameAddr, parseSipUri } from './address.js';
-import { responseTo } from './dialog.js';
 import { digestResponse, formatDigest, parseDigest } from './digest.js';
 import { headerOf, headersOf, type SipRequest, type SipResponse } from './message.js';
+import { responseTo } from './responses.js';
 import type { SipPeer } from './transport.js';
 
 /** A client (`client:<login>`) that may register: its account and digest password. */

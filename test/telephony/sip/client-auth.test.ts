@@ -1,34 +1,15 @@
 /** An outgoing INVITE challenged by a proxy (407): answered once, with the next CSeq. */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ClientCall, type ClientWire } from '../../../src/telephony/sip/client-call.js';
+import { describe, expect, it } from 'vitest';
 import { headerOf, type SipRequest, type SipResponse } from '../../../src/telephony/sip/message.js';
-import { branchOf } from '../../../src/telephony/sip/server-call.js';
+import { branchOf } from '../../../src/telephony/sip/transactions/matching.js';
+import { UacInvite } from '../../../src/telephony/sip/uac-invite.js';
+import { testStack } from './stack.js';
 
 describe('digest challenge of an outgoing INVITE', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
   it('answers a 407 with Proxy-Authorization in a new transaction, re-ACKs the old one, and fails on a second 407', () => {
-    const sent: SipRequest[] = [];
+    const stack = testStack();
     const events: string[] = [];
-    let rebranched = 0;
-    const wire: ClientWire = {
-      local: { host: '127.0.0.1', port: 5060 },
-      send: (m) => {
-        if (m.kind === 'request') sent.push(m);
-      },
-      request: (r) => sent.push(r),
-      confirm: () => {},
-      forget: () => {},
-      rebranched: () => rebranched++,
-      listen: () => {},
-      unlisten: () => {},
-    };
-    const call = new ClientCall(
+    const call = new UacInvite(
       {
         uri: 'sip:+15551234@127.0.0.1:5070',
         peer: { transport: 'udp', address: '127.0.0.1', port: 5070 },
@@ -37,15 +18,12 @@ describe('digest challenge of an outgoing INVITE', () => {
         headers: [],
         credentials: { username: 'acme', password: 'pw' },
       },
-      wire,
+      stack.dialogs,
     );
     call.events = {
       progress: () => {},
       answered: () => events.push('answered'),
       failed: (s) => events.push(`failed ${s}`),
-      ended: () => {},
-      digit: () => {},
-      reoffer: () => null,
     };
     const challenge = (invite: SipRequest): SipResponse => ({
       kind: 'response',
@@ -64,10 +42,11 @@ describe('digest challenge of an outgoing INVITE', () => {
     call.start();
     const first = call.invite;
     const firstChallenge = challenge(first);
-    call.onResponse(firstChallenge);
+    stack.deliver(firstChallenge);
     const second = call.invite;
-    expect(sent.map((r) => r.method)).toEqual(['INVITE', 'ACK', 'INVITE']);
-    expect(rebranched).toBe(1);
+    expect(stack.requests().map((r) => r.method)).toEqual(['INVITE', 'ACK', 'INVITE']);
+    // The challenged transaction lingers (Timer D) beside the new one.
+    expect(stack.transactions.size).toBe(2);
     expect(branchOf(second)).not.toBe(branchOf(first));
     expect(headerOf(second.headers, 'cseq')).toBe('2 INVITE');
     expect(headerOf(second.headers, 'call-id')).toBe(call.callId);
@@ -77,11 +56,11 @@ describe('digest challenge of an outgoing INVITE', () => {
     );
     expect(headerOf(second.headers, 'authorization')).toBeUndefined();
     // The first challenge again (its ACK was lost): acknowledged again, nothing else.
-    call.onResponse(firstChallenge);
-    expect(sent.map((r) => r.method)).toEqual(['INVITE', 'ACK', 'INVITE', 'ACK']);
-    expect(branchOf(sent[3])).toBe(branchOf(first));
-    call.onResponse(challenge(second));
+    stack.deliver(firstChallenge);
+    expect(stack.requests().map((r) => r.method)).toEqual(['INVITE', 'ACK', 'INVITE', 'ACK']);
+    expect(branchOf(stack.requests()[3])).toBe(branchOf(first));
+    stack.deliver(challenge(second));
     expect(events).toEqual(['failed 407']);
-    expect(sent.map((r) => r.method)).toEqual(['INVITE', 'ACK', 'INVITE', 'ACK', 'ACK']);
+    expect(stack.requests().map((r) => r.method)).toEqual(['INVITE', 'ACK', 'INVITE', 'ACK', 'ACK']);
   });
 });

@@ -1,27 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ClientCall, type ClientWire } from '../../../src/telephony/sip/client-call.js';
-import { T1 } from '../../../src/telephony/sip/dialog.js';
-import { headerOf, type SipRequest, type SipResponse } from '../../../src/telephony/sip/message.js';
+import { describe, expect, it } from 'vitest';
+import { headerOf, type SipResponse } from '../../../src/telephony/sip/message.js';
+import { T1 } from '../../../src/telephony/sip/timers.js';
+import { UacInvite } from '../../../src/telephony/sip/uac-invite.js';
+import { testStack } from './stack.js';
 
-/** A call over a fake wire that logs what it sends; `respond` makes the callee's answers. */
+/** A call over a stack that logs what it sends; `respond` makes the callee's answers. */
 function setup() {
-  const sent: SipRequest[] = [];
+  const stack = testStack();
+  const sent = stack.requests;
   const events: string[] = [];
-  const wire: ClientWire = {
-    local: { host: '127.0.0.1', port: 5060 },
-    send: (message) => {
-      if (message.kind === 'request') sent.push(message);
-    },
-    request: (request) => {
-      sent.push(request);
-    },
-    confirm: () => {},
-    forget: () => {},
-    rebranched: () => {},
-    listen: () => {},
-    unlisten: () => {},
-  };
-  const call = new ClientCall(
+  const call = new UacInvite(
     {
       uri: 'sip:alice@127.0.0.1:5070',
       peer: { transport: 'udp', address: '127.0.0.1', port: 5070 },
@@ -29,15 +17,12 @@ function setup() {
       sdp: 'v=0\r\n',
       headers: [['x-customer', 'gold']],
     },
-    wire,
+    stack.dialogs,
   );
   call.events = {
     progress: (status) => events.push(`progress ${status}`),
     answered: () => events.push('answered'),
     failed: (status) => events.push(`failed ${status}`),
-    ended: () => events.push('ended'),
-    digit: () => {},
-    reoffer: () => null,
   };
   const respond = (status: number, body = ''): SipResponse => {
     const response: SipResponse = {
@@ -54,36 +39,29 @@ function setup() {
       ],
       body,
     };
-    call.onResponse(response);
+    stack.deliver(response);
     return response;
   };
-  const methods = () => sent.map((r) => r.method);
-  return { call, sent, events, respond, methods };
+  const methods = () => sent().map((r) => r.method);
+  return { call, sent, events, respond, methods, timers: stack.timers };
 }
 
 describe('outgoing INVITE transaction', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
   it('retransmits the INVITE at T1 doubling until a provisional answer, then stops', () => {
-    const { call, respond, methods, sent } = setup();
+    const { call, respond, methods, sent, timers } = setup();
     call.start();
-    vi.advanceTimersByTime(T1 * 3 + 1);
+    timers.advance(T1 * 3 + 1);
     expect(methods()).toEqual(['INVITE', 'INVITE', 'INVITE']);
-    expect(headerOf(sent[0].headers, 'x-customer')).toBe('gold');
+    expect(headerOf(sent()[0].headers, 'x-customer')).toBe('gold');
     respond(180);
-    vi.advanceTimersByTime(64 * T1);
+    timers.advance(64 * T1);
     expect(methods()).toEqual(['INVITE', 'INVITE', 'INVITE']);
   });
 
   it('gives up with 408 when nothing answers within 64*T1', () => {
-    const { call, events } = setup();
+    const { call, events, timers } = setup();
     call.start();
-    vi.advanceTimersByTime(64 * T1);
+    timers.advance(64 * T1);
     expect(events).toEqual(['failed 408']);
   });
 
@@ -93,7 +71,7 @@ describe('outgoing INVITE transaction', () => {
     refused.respond(486);
     refused.respond(486);
     expect(refused.events).toEqual(['failed 486']);
-    const acks = refused.sent.filter((r) => r.method === 'ACK');
+    const acks = refused.sent().filter((r) => r.method === 'ACK');
     expect(acks).toHaveLength(2);
     expect(headerOf(acks[0].headers, 'via')).toBe(headerOf(refused.call.invite.headers, 'via'));
 
@@ -102,7 +80,7 @@ describe('outgoing INVITE transaction', () => {
     answered.respond(200, 'v=0\r\n');
     answered.respond(200, 'v=0\r\n');
     expect(answered.events).toEqual(['answered']);
-    const oks = answered.sent.filter((r) => r.method === 'ACK');
+    const oks = answered.sent().filter((r) => r.method === 'ACK');
     expect(oks).toHaveLength(2);
     expect(oks[0].uri).toBe('sip:alice@127.0.0.1:5070');
     expect(headerOf(oks[0].headers, 'via')).not.toBe(headerOf(answered.call.invite.headers, 'via'));

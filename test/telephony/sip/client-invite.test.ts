@@ -7,7 +7,7 @@ import { authorizeClientInvite } from '../../../src/telephony/sip/client-invite.
 import { authorizationFor } from '../../../src/telephony/sip/digest.js';
 import { headerOf, type SipRequest } from '../../../src/telephony/sip/message.js';
 import { Registrar, type SipClientDirectory } from '../../../src/telephony/sip/registrar.js';
-import type { ServerCall } from '../../../src/telephony/sip/server-call.js';
+import type { UasInvite } from '../../../src/telephony/sip/uas-invite.js';
 
 const URI = 'sip:+15550100@127.0.0.1';
 const VOICE = { url: 'https://app.test/client', method: 'GET' as const };
@@ -26,8 +26,8 @@ const directory: SipClientDirectory = {
           : [],
 };
 
-/** The part of a ServerCall read here: its INVITE and From user. */
-function invite(from: string, auth?: [name: string, value: string]): ServerCall {
+/** The part of a UasInvite read here: its INVITE and From user. */
+function invite(from: string, auth?: [name: string, value: string]): UasInvite {
   const request: SipRequest = {
     kind: 'request',
     method: 'INVITE',
@@ -42,7 +42,7 @@ function invite(from: string, auth?: [name: string, value: string]): ServerCall 
     ],
     body: '',
   };
-  return { invite: request, callerUser: from } as unknown as ServerCall;
+  return { invite: request, callerUser: from } as unknown as UasInvite;
 }
 
 describe('client INVITEs', () => {

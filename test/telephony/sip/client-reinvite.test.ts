@@ -1,40 +1,37 @@
 /** A callee's re-INVITE on an outgoing call: our 200 goes again until its ACK, as on inbound calls. */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ClientCall, type ClientWire } from '../../../src/telephony/sip/client-call.js';
-import { T1, T2 } from '../../../src/telephony/sip/dialog.js';
-import { headerOf, type SipRequest, type SipResponse } from '../../../src/telephony/sip/message.js';
+import { describe, expect, it } from 'vitest';
+import { headerOf, type SipRequest } from '../../../src/telephony/sip/message.js';
+import { T1, T2 } from '../../../src/telephony/sip/timers.js';
+import { UacInvite } from '../../../src/telephony/sip/uac-invite.js';
+import { testStack } from './stack.js';
 
 const peer = { transport: 'udp' as const, address: '127.0.0.1', port: 5070 };
 
-/** An answered outgoing call over a fake wire logging what it sends. */
+/** An answered outgoing call over a stack logging what it sends. */
 function answeredCall() {
-  const requests: SipRequest[] = [];
-  const responses: SipResponse[] = [];
+  const stack = testStack();
   const events: string[] = [];
-  const wire: ClientWire = {
-    local: { host: '127.0.0.1', port: 5060 },
-    send: (m) => (m.kind === 'request' ? requests.push(m) : responses.push(m)),
-    request: (r) => requests.push(r),
-    confirm: () => {},
-    forget: () => {},
-    rebranched: () => {},
-    listen: () => {},
-    unlisten: () => {},
-  };
-  const call = new ClientCall(
+  const call = new UacInvite(
     { uri: 'sip:alice@127.0.0.1:5070', peer, fromUser: 'rcml', sdp: 'v=0\r\n', headers: [] },
-    wire,
+    stack.dialogs,
   );
   call.events = {
     progress: () => {},
-    answered: () => events.push('answered'),
+    answered: () => {
+      events.push('answered');
+      if (!call.dialog) return;
+      call.dialog.user = {
+        ended: () => events.push('ended'),
+        digit: () => {},
+        offer: () => null,
+        confirmed: () => {},
+        reoffer: () => 'v=0\r\no=rcml 1 2 IN IP4 127.0.0.1\r\n',
+      };
+    },
     failed: (s) => events.push(`failed ${s}`),
-    ended: () => events.push('ended'),
-    digit: () => {},
-    reoffer: () => 'v=0\r\no=rcml 1 2 IN IP4 127.0.0.1\r\n',
   };
   call.start();
-  call.onResponse({
+  stack.deliver({
     kind: 'response',
     status: 200,
     reason: 'OK',
@@ -62,42 +59,42 @@ function answeredCall() {
       ],
       body: method === 'INVITE' ? 'v=0\r\nc=IN IP4 127.0.0.1\r\na=sendonly\r\n' : '',
     };
-    if (method === 'ACK') call.ack(request);
-    else call.inDialog(request, peer);
+    stack.deliver(request, peer);
   };
   const oks = () =>
-    responses.filter((r) => r.status === 200 && /INVITE$/.test(headerOf(r.headers, 'cseq') ?? ''));
-  return { call, requests, responses, events, inDialog, oks };
+    stack.responses().filter((r) => r.status === 200 && /INVITE$/.test(headerOf(r.headers, 'cseq') ?? ''));
+  return {
+    call,
+    requests: stack.requests,
+    responses: stack.responses,
+    events,
+    inDialog,
+    oks,
+    timers: stack.timers,
+  };
 }
 
 describe("our 200 to a callee's re-INVITE", () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
   it('is sent again at T1 doubling up to T2 until its ACK, and a re-INVITE meanwhile gets 491', () => {
-    const { inDialog, oks, responses } = answeredCall();
+    const { inDialog, oks, responses, timers } = answeredCall();
     inDialog('INVITE', 5);
     expect(oks()).toHaveLength(1);
-    vi.advanceTimersByTime(T1);
+    timers.advance(T1);
     expect(oks()).toHaveLength(2);
-    vi.advanceTimersByTime(2 * T1 + 4 * T1 + T2 + T2);
+    timers.advance(2 * T1 + 4 * T1 + T2 + T2);
     expect(oks()).toHaveLength(6);
     inDialog('INVITE', 6);
-    expect(responses.at(-1)?.status).toBe(491);
+    expect(responses().at(-1)?.status).toBe(491);
     inDialog('ACK', 5);
-    vi.advanceTimersByTime(64 * T1);
+    timers.advance(64 * T1);
     expect(oks()).toHaveLength(6);
   });
 
   it('ends the call with a BYE when no ACK comes within 64*T1', () => {
-    const { inDialog, requests, events } = answeredCall();
+    const { inDialog, requests, events, timers } = answeredCall();
     inDialog('INVITE', 5);
-    vi.advanceTimersByTime(64 * T1);
-    expect(requests.map((r) => r.method)).toEqual(['INVITE', 'ACK', 'BYE']);
+    timers.advance(64 * T1);
+    expect(requests().map((r) => r.method)).toEqual(['INVITE', 'ACK', 'BYE']);
     expect(events).toEqual(['answered', 'ended']);
   });
 });

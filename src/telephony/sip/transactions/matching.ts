@@ -1,0 +1,46 @@
+/**
+ * How messages find their transactions (RFC 3261 sections 17.1.3 and 17.2.3). A response
+ * belongs to the client transaction of its top Via's branch and its CSeq method (a CANCEL
+ * shares its INVITE's branch). A request belongs to the server transaction of its top Via's
+ * branch, sent-by and method, an ACK and a CANCEL to their INVITE's; a request without the
+ * RFC 3261 magic cookie is matched on its dialog identifiers, CSeq and top Via as RFC 2543 did.
+ */
+import { parseNameAddr } from '../address.js';
+import { headerOf, type SipMessage, type SipRequest } from '../message.js';
+
+/** The branch of a message's top Via ('' when it has none). */
+export function branchOf(message: SipMessage): string {
+  const via = headerOf(message.headers, 'via') ?? '';
+  return /;\s*branch=([^;\s,]+)/i.exec(via)?.[1] ?? '';
+}
+
+/** The sent-by (host and port) of a message's top Via, in lower case. */
+export function sentByOf(message: SipMessage): string {
+  const via = headerOf(message.headers, 'via') ?? '';
+  return (/^SIP\s*\/\s*2\.0\s*\/\s*[A-Za-z]+\s+([^;\s]+)/i.exec(via)?.[1] ?? '').toLowerCase();
+}
+
+/** The method of a message's CSeq in upper case ('' when unreadable). */
+export function cseqMethodOf(message: SipMessage): string {
+  return /^\s*\d+\s+([A-Za-z]+)\s*$/.exec(headerOf(message.headers, 'cseq') ?? '')?.[1].toUpperCase() ?? '';
+}
+
+/** The key of the client transaction a response belongs to. */
+export function clientKeyOf(message: SipMessage): string {
+  return `${branchOf(message)}|${cseqMethodOf(message)}`;
+}
+
+/**
+ * The key of the server transaction a request belongs to. `as` names the method whose
+ * transaction is meant: an ACK of a refusal and a CANCEL are matched to their INVITE with
+ * `as: 'INVITE'`.
+ */
+export function serverKeyOf(request: SipRequest, as: string = request.method): string {
+  const branch = branchOf(request);
+  const method = as === 'ACK' ? 'INVITE' : as;
+  if (branch.startsWith('z9hG4bK') && branch.length > 7) return `${branch}|${sentByOf(request)}|${method}`;
+  const fromTag = parseNameAddr(headerOf(request.headers, 'from') ?? '')?.params.tag ?? '';
+  const seq = /^\s*(\d+)/.exec(headerOf(request.headers, 'cseq') ?? '')?.[1] ?? '';
+  const via = (headerOf(request.headers, 'via') ?? '').toLowerCase();
+  return `2543|${request.uri}|${headerOf(request.headers, 'call-id') ?? ''}|${fromTag}|${seq}|${via}|${method}`;
+}
