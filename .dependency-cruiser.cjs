@@ -30,11 +30,11 @@ const engineLayerRules = order.slice(0, -1).map((layer, i) => ({
  * only the ones before it.
  */
 const sip = {
-  messages: '^src/telephony/sip/(message|address|digest|sdp|timers|responses|requests|rate-limit)[.]ts$',
+  messages: '^src/telephony/sip/(message|address|digest|sdp|timers|responses|requests|rate-limit|source-key)[.]ts$',
   transport: '^src/telephony/sip/transport[.]ts$',
   transactions: '^src/telephony/sip/transactions/',
   dialogs: '^src/telephony/sip/(dialog|dialogs|in-dialog)[.]ts$',
-  userAgent: '^src/telephony/sip/(uas-invite|uac-invite|invite-auth|admission|endpoint|registrar|client-invite)[.]ts$',
+  userAgent: '^src/telephony/sip/(uas-invite|uac-invite|invite-auth|admission|endpoint|registrar|client-invite|nonces|auth-failures)[.]ts$',
 };
 const sipOrder = ['messages', 'transport', 'transactions', 'dialogs', 'userAgent'];
 const sipLayerRules = sipOrder.slice(0, -1).map((layer, i) => ({

@@ -9,7 +9,7 @@ import type { MediaStats } from './media/protocol.js';
 import { authorizeClientInvite } from './sip/client-invite.js';
 import { openSipEndpoint } from './sip/endpoint.js';
 import { headerSpelling } from './sip/message.js';
-import { Registrar, type SipClientDirectory } from './sip/registrar.js';
+import { Registrar, type SipBinding, type SipClientDirectory } from './sip/registrar.js';
 import { realSipTimers, type SipTimers } from './sip/timers.js';
 import type { UasInvite } from './sip/uas-invite.js';
 import { SipCall } from './sip-call.js';
@@ -81,6 +81,13 @@ export interface SipServiceOptions {
    * stay simulated and every INVITE is routed by number.
    */
   clients?: SipClientDirectory;
+  /**
+   * Numbers a registered client's own call (one it placed from its softphone) may dial through
+   * the trunk: prefixes such as `+1` or `+44`, or `*` for any. Default none: a client's call
+   * never reaches the trunk (a cracked softphone password is no toll fraud). Calls placed over
+   * REST, by the account, are not limited by it.
+   */
+  clientDialOut?: readonly string[];
   /** The time of SIP's retransmissions, transaction timers and glare retries. Default the real clock. */
   timers?: SipTimers;
   /** Warnings (refused requests, unreadable messages) and errors. */
@@ -94,6 +101,8 @@ export interface SipService {
   readonly publicAddress: string;
   /** The media worker's pacing loop and receiver figures since the last call. */
   mediaStats(): Promise<MediaStats>;
+  /** The registered clients' live bindings (empty without `clients`). */
+  registrations(): Array<{ login: string } & SipBinding>;
   /**
    * The engine's `Telephony` over this service: `sip:` targets are called over SIP; anything
    * else goes to `fallback` (the simulated parties).
@@ -126,6 +135,21 @@ export function sourceFilter(entries: readonly string[]): (address: string) => b
     const plain = address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
     return list.check(plain, isIP(plain) === 6 ? 'ipv6' : 'ipv4');
   };
+}
+
+/** A character a caller id may not carry as is: a control character, a quote, an angle bracket. */
+const unsafeInCallerId = (c: string) =>
+  c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f || '<>"'.includes(c);
+
+/**
+ * The caller id of an INVITE that no client authenticated: its From user (CR, LF, quotes and
+ * angle brackets percent-encoded), never one that reads as `client:` (only an authenticated
+ * client's call carries that: `client%3A...` instead), else `anonymous`.
+ */
+export function plainCallerId(server: UasInvite): string {
+  const user = [...server.callerUser].map((c) => (unsafeInCallerId(c) ? encodeURIComponent(c) : c)).join('');
+  if (user === '') return 'anonymous';
+  return /^client:/i.test(user) ? `client%3A${user.slice(7)}` : user;
 }
 
 /** The routed number an INVITE's user part means: as written, or with/without a leading `+`. */
@@ -161,6 +185,8 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
   }
   const live = new Set<SipCall>();
   const lines = new Map<string, SipCallLine>();
+  /** The live calls registered clients placed (their Dials obey `clientDialOut`). */
+  const clientCalls = new Set<string>();
   let registrar: Registrar | undefined;
   let endpoint: Awaited<ReturnType<typeof openSipEndpoint>>;
   try {
@@ -188,14 +214,19 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
           server.reject(400);
           return;
         }
-        // A client's softphone calling: authenticated, then run by its voice URL.
-        const placed =
-          options.clients && registrar
-            ? authorizeClientInvite(server, options.clients, registrar)
-            : { kind: 'number' as const };
+        const to = routedNumber(options.calls, server.calledUser);
+        // With clients, whatever is not a routed number is a client's call: authenticated, then
+        // run by its voice URL.
+        const placed = registrar
+          ? authorizeClientInvite(server, registrar, options.calls.hasNumber(to))
+          : { kind: 'number' as const };
         if (placed.kind === 'refuse') {
           if (placed.status !== 407)
-            warn('INVITE from a client refused', { callId: server.callId, status: placed.status });
+            warn('INVITE from a client refused', {
+              callId: server.callId,
+              status: placed.status,
+              source: server.peer.address,
+            });
           server.reject(placed.status, { reason: placed.reason, headers: placed.headers });
           return;
         }
@@ -210,7 +241,10 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
         let sid: string | undefined;
         call.onFinished = () => {
           live.delete(call);
-          if (sid !== undefined) lines.delete(sid);
+          if (sid !== undefined) {
+            lines.delete(sid);
+            clientCalls.delete(sid);
+          }
         };
         sid = options.calls.acceptCall({
           line,
@@ -223,14 +257,11 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
                 accountSid: placed.accountSid,
                 voice: placed.voice,
               }
-            : {
-                from:
-                  server.callerUser || server.invite.headers.find(([n]) => n === 'from')?.[1] || 'anonymous',
-                to: routedNumber(options.calls, server.calledUser),
-              }),
+            : { from: plainCallerId(server), to }),
         }).sid;
         if (!call.ended) {
           lines.set(sid, line);
+          if (placed.kind === 'client') clientCalls.add(sid);
           call.ring();
         }
       },
@@ -241,12 +272,24 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
   }
   const sweep = setInterval(() => registrar?.sweep(), 60_000);
   sweep.unref();
-  if (options.clients) registrar = new Registrar(options.clients, endpoint.publicAddress, () => timers.now());
+  if (options.clients)
+    registrar = new Registrar(options.clients, endpoint.publicAddress, {
+      now: () => timers.now(),
+      onNewSource: (login, binding, previous) =>
+        warn('SIP client registered from a new source', {
+          login,
+          accountSid: binding.accountSid,
+          source: binding.source,
+          contact: binding.contact,
+          previousSource: previous?.source,
+        }),
+    });
   return {
     host: endpoint.host,
     port: endpoint.port,
     publicAddress: endpoint.publicAddress,
     mediaStats: () => media.stats(),
+    registrations: () => registrar?.registrations() ?? [],
     telephony: (fallback) =>
       new SipTelephony(
         {
@@ -260,6 +303,8 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
           trunk: options.trunk,
           registrar,
           timers,
+          clientCalls,
+          clientDialOut: options.clientDialOut ?? [],
         },
         fallback,
       ),

@@ -42,6 +42,10 @@ export interface SipTelephonyDeps {
   registrar?: Registrar;
   /** The time of the calls' glare retries. */
   timers?: SipTimers;
+  /** Sids of the live calls registered clients placed. */
+  clientCalls?: ReadonlySet<string>;
+  /** Number prefixes (or `*`) a client's call may dial through the trunk. */
+  clientDialOut?: readonly string[];
 }
 
 /** Longest recording of a Dial bridge: 4 hours, the Dial's default `timeLimit`. */
@@ -93,6 +97,18 @@ export class SipTelephony implements Telephony {
     if (!trunk && client === undefined && !/^sips?:/i.test(request.to))
       return this.fallback.dial(request, events);
     const sid = request.call.sid;
+    if (trunk && !this.mayUseTrunk(request)) {
+      deps.warn(
+        "SIP call not placed: a registered client's call may not dial this number through the trunk",
+        {
+          callSid: sid,
+          parentCallSid: request.call.parentCallSid,
+          to: request.to,
+        },
+      );
+      events.failed('failed');
+      return { cancel() {} };
+    }
     let canceled = false;
     let placed: UacInvite | undefined;
     let channel: MediaChannel | undefined;
@@ -222,6 +238,17 @@ export class SipTelephony implements Telephony {
         }
       },
     };
+  }
+
+  /**
+   * Whether a leg to a trunk number may go: always for the account's own calls; for the Dial of a
+   * call a registered client placed, only to a number `clientDialOut` allows (none by default).
+   */
+  private mayUseTrunk(request: DialRequest): boolean {
+    const parent = request.call.parentCallSid;
+    if (parent === undefined || !this.deps.clientCalls?.has(parent)) return true;
+    const allowed = this.deps.clientDialOut ?? [];
+    return allowed.some((prefix) => prefix === '*' || request.to.startsWith(prefix));
   }
 
   /**

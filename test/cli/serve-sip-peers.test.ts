@@ -40,6 +40,18 @@ describe('rcml serve SIP trunk options', () => {
     expect(await usageError(['--sip-allow', ','])).toContain('--sip-allow');
   });
 
+  it('takes --sip-client-dial-out prefixes, refuses anything else, and wants a trunk for them', async () => {
+    expect(await usageError(['--sip-client-dial-out', '+1,44x'])).toContain("not '44x'");
+    expect(await usageError(['--sip-client-dial-out', ','])).toContain('--sip-client-dial-out');
+    const sip = { host: '127.0.0.1', port: 5060 };
+    expect(sipPeerOptionsProblem({ sip, sipClientDialOut: ['+1'] })).toBe(
+      '--sip-client-dial-out needs --sip-trunk',
+    );
+    expect(
+      sipPeerServiceOptions({ sip, sipTrunk: 'sip:gw', sipClientDialOut: ['+1', '*'] }).clientDialOut,
+    ).toEqual(['+1', '*']);
+  });
+
   it('wants --sip for a trunk, a trunk for its user, a user for its password', () => {
     const sip = { host: '127.0.0.1', port: 5060 };
     expect(sipPeerOptionsProblem({ sipTrunk: 'sip:gw' })).toBe('--sip-trunk needs --sip');

@@ -140,25 +140,33 @@ describe.skipIf(skip)('clients registered over SIP', () => {
     expect(level(alawmulaw.mulaw.decode(sink.payloads()))).toBeGreaterThan(100);
   }, 20_000);
 
-  it("refuses a client's INVITE with a wrong password (403) and fetches nothing", async () => {
+  it("refuses a client's INVITE with a wrong password and an unknown login's alike (407, then 403), fetching nothing", async () => {
     const before = requests.length;
-    const run = await runSipp(
-      S.scenario(
-        'client-call-403',
-        `${R.challengedInvite('alice', 'wrong')}
+    const runs = await Promise.all(
+      ['alice', 'mallory'].map(
+        (caller) =>
+          runSipp(
+            S.scenario(
+              'client-call-403',
+              `${R.challengedInvite(caller, 'wrong')}
   <recv response="403"/>
 ${S.ackRefusalOf(2)}`,
+            ),
+            `127.0.0.1:${sip.port}`,
+            { service: 'bob', keys: { sinkport: 9, caller }, extra: ['-timeout', '5s'] },
+          ).done,
       ),
-      `127.0.0.1:${sip.port}`,
-      { service: '+15550100', keys: { sinkport: 9, caller: 'alice' }, extra: ['-timeout', '5s'] },
-    ).done;
-    expect(run.code, run.messages).toBe(0);
+    );
+    for (const run of runs) {
+      expect(run.code, run.messages).toBe(0);
+      expect(run.messages).toMatch(/^SIP\/2\.0 403 Forbidden/m);
+    }
     expect(requests.length).toBe(before);
   }, 10_000);
 
-  it('routes INVITEs from an unknown user, or a client without a voice URL, by number, unchallenged', async () => {
+  it('routes INVITEs to a routed number by number, unchallenged, whoever the From names; none reads as a client', async () => {
     const runs = await Promise.all(
-      ['zed', 'bob'].map(
+      ['zed', 'bob', 'alice', 'client%3Aalice'].map(
         (caller) =>
           runSipp(S.scenario('number-call', `${S.answered()}${S.answerBye}`), `127.0.0.1:${sip.port}`, {
             service: '15550100',
@@ -172,8 +180,11 @@ ${S.ackRefusalOf(2)}`,
       expect(run.messages).not.toMatch(/SIP\/2\.0 407/);
     }
     const fetched = requests.filter((r) => r.path === '/number').map((r) => [r.params.From, r.params.To]);
+    // Only an authenticated client's call carries client:; a From user that would read as one stays escaped.
     expect(fetched.sort()).toEqual([
+      ['alice', '+15550100'],
       ['bob', '+15550100'],
+      ['client%3Aalice', '+15550100'],
       ['zed', '+15550100'],
     ]);
   }, 20_000);

@@ -1,7 +1,9 @@
+import dgram from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.js';
 import { missingTools, runSipp } from '../support/sip-tools.js';
 import * as C from '../support/sipp-callee.js';
+import * as R from '../support/sipp-register.js';
 import * as S from '../support/sipp-scenarios.js';
 import * as T from '../support/sipp-trunk.js';
 import { type SipHarness, startSipHarness } from './harness.js';
@@ -21,12 +23,28 @@ describe.skipIf(skip)('calls through a SIP trunk, and the egress policy on answe
       rtpPorts: { min: 36000, max: 36999 },
       trunk: { uri: `sip:127.0.0.1:${TRUNK_PORT}`, username: 'acme', password: 'trunk-secret' },
       egress: { denyPrivateNetworks: true, allow: ['127.0.0.1'] },
+      // erin's softphone calls run her voice URL, which dials what she dialed.
+      clients: {
+        clientsOf: (login) =>
+          login === 'erin'
+            ? [
+                {
+                  accountSid: harness.engine.accountSid,
+                  password: 'erin-secret',
+                  voice: { url: `${APP}/client` },
+                },
+              ]
+            : [],
+      },
+      clientDialOut: ['+1'],
     });
     ({ engine, ended } = harness);
-    engine.registerHandler(`${APP}/`, async () => ({
+    engine.registerHandler(`${APP}/`, async (req) => ({
       status: 200,
       contentType: 'application/xml',
-      body: '<Response><Pause length="1"/><Hangup/></Response>',
+      body: req.url.endsWith('/client')
+        ? `<Response><Dial timeout="2">${req.params.To}</Dial><Hangup/></Response>`
+        : '<Response><Pause length="1"/><Hangup/></Response>',
     }));
   });
 
@@ -96,6 +114,38 @@ describe.skipIf(skip)('calls through a SIP trunk, and the egress policy on answe
     expect((await ended(first.sid)).status).toBe('failed');
     expect((await ended(second.sid)).status).toBe('failed');
   }, 15_000);
+
+  it("keeps a registered client's own call off the trunk but for the prefixes allowed (+1 here)", async () => {
+    const trunk = dgram.createSocket('udp4');
+    const dialed: string[] = [];
+    // A trunk that is busy for every number it is asked for.
+    trunk.on('message', (data, from) => {
+      const text = data.toString('latin1');
+      const m = /^INVITE sip:([^@]+)@/.exec(text);
+      if (!m) return;
+      if (!dialed.includes(m[1])) dialed.push(m[1]);
+      const copied = text
+        .split('\r\n')
+        .filter((line) => /^(via|from|to|call-id|cseq):/i.test(line))
+        .map((line) => (/^to:/i.test(line) ? `${line};tag=busy` : line));
+      const busy = ['SIP/2.0 486 Busy Here', ...copied, 'Content-Length: 0', '', ''].join('\r\n');
+      trunk.send(busy, from.port, from.address);
+    });
+    await new Promise<void>((resolve) => trunk.bind(TRUNK_PORT, '127.0.0.1', resolve));
+    try {
+      for (const to of ['+442079460000', '+15557654321']) {
+        const run = await runSipp(R.clientCall('erin', 'erin-secret'), `127.0.0.1:${harness.sip.port}`, {
+          service: to,
+          keys: { sinkport: 9, caller: 'erin' },
+          extra: ['-timeout', '15s'],
+        }).done;
+        expect(run.code, run.messages).toBe(0);
+      }
+    } finally {
+      trunk.close();
+    }
+    expect(dialed).toEqual(['+15557654321']);
+  }, 40_000);
 });
 
 /** A SIPp callee on a port of its own. */

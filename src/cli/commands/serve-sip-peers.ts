@@ -15,6 +15,22 @@ export interface ServeSipPeerOptions {
   sipTrunkUser?: string;
   sipTrunkPassword?: string;
   sipAllow?: string[];
+  sipClientDialOut?: string[];
+}
+
+/** `--sip-client-dial-out +1,+44` (or `*`): number prefixes, repeatable. */
+function dialOutPrefixes(value: string, previous: string[] = []): string[] {
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  const bad = entries.find((e) => e !== '*' && !/^\+?[0-9]{1,15}$/.test(e));
+  if (bad !== undefined || entries.length === 0) {
+    throw new InvalidArgumentError(
+      `expected number prefixes such as +1,+44 or * for any${bad === undefined ? '' : ` (not '${bad.slice(0, 20)}')`}`,
+    );
+  }
+  return [...previous, ...entries];
 }
 
 /** `--sip-allow 10.0.0.0/8,192.0.2.7`: repeatable, comma-separated addresses or CIDR blocks. */
@@ -49,6 +65,10 @@ export function serveSipPeerOptions(): Option[] {
     envOption('--sip-trunk-user <name>', 'digest user name of the trunk account, for its 401/407 challenges'),
     envOption('--sip-trunk-password <password>', 'digest password of the trunk account'),
     envOption(
+      '--sip-client-dial-out <prefixes>',
+      "numbers a registered client's own calls may dial through --sip-trunk: prefixes such as +1,+44, or * (default: none)",
+    ).argParser(dialOutPrefixes),
+    envOption(
       '--sip-allow <cidrs>',
       'addresses or CIDR blocks that may send SIP requests; others get no answer (comma-separated, repeatable; default any source)',
     ).argParser(allowEntries),
@@ -62,6 +82,8 @@ export function sipPeerOptionsProblem(options: ServeSipPeerOptions): string | un
     return '--sip-trunk-user and --sip-trunk-password need --sip-trunk';
   }
   if (options.sip === undefined && options.sipAllow !== undefined) return '--sip-allow needs --sip';
+  if (options.sipTrunk === undefined && options.sipClientDialOut !== undefined)
+    return '--sip-client-dial-out needs --sip-trunk';
   if (options.sipTrunkPassword !== undefined && options.sipTrunkUser === undefined) {
     return '--sip-trunk-password needs --sip-trunk-user';
   }
@@ -71,9 +93,10 @@ export function sipPeerOptionsProblem(options: ServeSipPeerOptions): string | un
 /** The `startSipService` options these flags give. */
 export function sipPeerServiceOptions(
   options: ServeSipPeerOptions,
-): Pick<SipServiceOptions, 'trunk' | 'allowSources'> {
+): Pick<SipServiceOptions, 'trunk' | 'allowSources' | 'clientDialOut'> {
   return {
     allowSources: options.sipAllow,
+    clientDialOut: options.sipClientDialOut,
     trunk:
       options.sipTrunk === undefined
         ? undefined
@@ -87,5 +110,6 @@ export function sipSourcesNote(options: ServeSipPeerOptions): string {
     ? `, requests from ${options.sipAllow.join(', ')} only`
     : ', requests from any source';
   const user = options.sipTrunkUser === undefined ? '' : ` as ${options.sipTrunkUser}`;
-  return `${sources}${options.sipTrunk ? `, numbers to ${options.sipTrunk}${user}` : ''}`;
+  const dialOut = options.sipClientDialOut ? `; clients may dial ${options.sipClientDialOut.join(', ')}` : '';
+  return `${sources}${options.sipTrunk ? `, numbers to ${options.sipTrunk}${user}${dialOut}` : ''}`;
 }

@@ -1,22 +1,29 @@
 import net from 'node:net';
+import { sourceKey } from './source-key.js';
 
 /**
- * New INVITEs per second per source address: a token bucket per address holding up to two
- * seconds' worth. Loopback sources are not limited (tests and benches on one machine).
+ * New INVITEs per second per source: a token bucket per source holding up to two seconds'
+ * worth. A source is an IPv4 address or an IPv6 prefix (`sourceKey`: a /64 by default, so a
+ * subscriber's many addresses share one bucket). Loopback sources are not limited (tests and
+ * benches on one machine).
  */
 export class RateLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
-  constructor(private readonly perSecond: number) {}
+  constructor(
+    private readonly perSecond: number,
+    private readonly v6Prefix = 64,
+  ) {}
 
   /** Takes one token for `address`; false when its bucket is empty. */
   take(address: string, now = Date.now()): boolean {
     if (isLoopback(address)) return true;
+    const key = sourceKey(address, this.v6Prefix);
     const burst = this.perSecond * 2;
-    const bucket = this.buckets.get(address) ?? { tokens: burst, at: now };
+    const bucket = this.buckets.get(key) ?? { tokens: burst, at: now };
     bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);
     bucket.at = now;
-    this.buckets.set(address, bucket);
+    this.buckets.set(key, bucket);
     if (bucket.tokens < 1) return false;
     bucket.tokens -= 1;
     return true;

@@ -1,6 +1,7 @@
 /**
  * Which INVITEs are a client's calls and how they are authenticated: the registrar's nonces
- * and digest check, a 407 challenge, the client's account and voice URL once answered.
+ * and digest check, a 407 challenge, the client's account and voice URL once answered; the
+ * same answers whether the From names a login or not, and lockouts after wrong answers.
  */
 import { describe, expect, it } from 'vitest';
 import { authorizeClientInvite } from '../../../src/telephony/sip/client-invite.js';
@@ -26,8 +27,8 @@ const directory: SipClientDirectory = {
           : [],
 };
 
-/** The part of a UasInvite read here: its INVITE and From user. */
-function invite(from: string, auth?: [name: string, value: string]): UasInvite {
+/** The part of a UasInvite read here: its INVITE, From user and source. */
+function invite(from: string, auth?: [name: string, value: string], address = '192.0.2.10'): UasInvite {
   const request: SipRequest = {
     kind: 'request',
     method: 'INVITE',
@@ -42,32 +43,74 @@ function invite(from: string, auth?: [name: string, value: string]): UasInvite {
     ],
     body: '',
   };
-  return { invite: request, callerUser: from } as unknown as UasInvite;
+  return {
+    invite: request,
+    callerUser: from,
+    peer: { transport: 'udp', address, port: 5070 },
+  } as unknown as UasInvite;
 }
 
 describe('client INVITEs', () => {
   let now = 1_000_000;
-  const registrar = new Registrar(directory, '127.0.0.1', () => now);
+  const registrar = new Registrar(directory, '127.0.0.1', { now: () => now });
 
-  /** The challenge to an INVITE of `from` without credentials. */
+  /** The challenge to an INVITE of `from` without credentials, to a number nobody routes. */
   const challenge = (from: string) => {
-    const first = authorizeClientInvite(invite(from), directory, registrar);
+    const first = authorizeClientInvite(invite(from), registrar, false);
     expect(first).toMatchObject({ kind: 'refuse', status: 407, reason: 'Proxy Authentication Required' });
     return headerOf((first as { headers: [string, string][] }).headers, 'proxy-authenticate') as string;
   };
-  const answered = (from: string, password: string, header = 'proxy-authorization', user = from) =>
+  const answered = (
+    from: string,
+    password: string,
+    header = 'proxy-authorization',
+    user = from,
+    address = '192.0.2.10',
+  ) =>
     authorizeClientInvite(
-      invite(from, [
-        header,
-        authorizationFor(challenge(from), { username: user, password }, 'INVITE', URI) as string,
-      ]),
-      directory,
+      invite(
+        from,
+        [header, authorizationFor(challenge(from), { username: user, password }, 'INVITE', URI) as string],
+        address,
+      ),
       registrar,
+      false,
     );
 
-  it('leaves an unknown From, and a client without a voice URL, to number routing, unchallenged', () => {
-    expect(authorizeClientInvite(invite('15551111'), directory, registrar)).toEqual({ kind: 'number' });
-    expect(authorizeClientInvite(invite('bob'), directory, registrar)).toEqual({ kind: 'number' });
+  it('leaves a call to a routed number to number routing, unchallenged, whatever its From', () => {
+    for (const from of ['15551111', 'bob', 'alice', 'mallory'])
+      expect(authorizeClientInvite(invite(from), registrar, true)).toEqual({ kind: 'number' });
+  });
+
+  it('answers a known login and an unknown one alike: 407 first, then the same 403 for a wrong answer', () => {
+    const unknown = answered('mallory', 'guess');
+    const wrong = answered('alice', 'guess');
+    const onTheWire = (r: ReturnType<typeof answered>) =>
+      r.kind === 'refuse' ? [r.status, r.reason ?? 'Forbidden'] : [r.kind];
+    expect(onTheWire(unknown)).toEqual([403, 'Forbidden']);
+    expect(onTheWire(wrong)).toEqual(onTheWire(unknown));
+    // A client without a voice URL, authenticated, is routed by number.
+    expect(answered('bob', 'pw')).toEqual({ kind: 'number' });
+  });
+
+  it('locks a login and source out after five wrong answers (refused unchecked), not the client elsewhere', () => {
+    for (let i = 0; i < 5; i++)
+      expect(answered('alice', `guess${i}`, undefined, undefined, '198.51.100.7')).toMatchObject({
+        status: 403,
+      });
+    expect(answered('alice', 'pw', undefined, undefined, '198.51.100.7')).toMatchObject({
+      kind: 'refuse',
+      status: 403,
+    });
+    expect(answered('alice', 'pw', undefined, undefined, '192.0.2.10')).toMatchObject({ kind: 'client' });
+    // The lockout ends after a minute; a guesser that goes on is locked out for two.
+    now += 60_000;
+    for (let i = 0; i < 5; i++) answered('alice', `again${i}`, undefined, undefined, '198.51.100.7');
+    now += 60_000;
+    expect(answered('alice', 'pw', undefined, undefined, '198.51.100.7')).toMatchObject({ status: 403 });
+    now += 60_000;
+    // A right answer once it has ended clears the pair.
+    expect(answered('alice', 'pw', undefined, undefined, '198.51.100.7')).toMatchObject({ kind: 'client' });
   });
 
   it("challenges a client's INVITE, then gives its account and voice URL for the right digest", () => {
@@ -93,8 +136,8 @@ describe('client INVITEs', () => {
     expect(answered('twin', 'pw')).toMatchObject({ status: 403, reason: 'Ambiguous Client Login' });
     const bad = authorizeClientInvite(
       invite('alice', ['proxy-authorization', 'Basic xyz']),
-      directory,
       registrar,
+      false,
     );
     expect(bad).toMatchObject({ status: 400 });
   });
@@ -107,8 +150,8 @@ describe('client INVITEs', () => {
         'proxy-authorization',
         authorizationFor(header, { username: 'alice', password: 'pw' }, 'INVITE', URI) as string,
       ]),
-      directory,
       registrar,
+      false,
     );
     expect(late).toMatchObject({ kind: 'refuse', status: 407 });
     expect(headerOf((late as { headers: [string, string][] }).headers, 'proxy-authenticate')).toContain(

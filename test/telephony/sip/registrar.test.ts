@@ -45,7 +45,7 @@ describe('registrar', () => {
             : [],
     },
     '127.0.0.1',
-    () => now,
+    { now: () => now },
   );
 
   /** Registers after the challenge, answering it with `password`. */
@@ -139,5 +139,61 @@ describe('registrar', () => {
     const answer = registrar.register(register('alice', '<sip:alice@10.0.0.5>', '60', forged), peer);
     expect(answer.status).toBe(401);
     expect(headerOf(answer.headers, 'www-authenticate')).toContain('stale=TRUE');
+  });
+
+  it('keeps no table of nonces: 20,000 challenges to strangers leave a client able to register', () => {
+    for (let i = 0; i < 20_000; i++) {
+      const answer = registrar.register(register(`stranger${i}`, '<sip:x@10.0.0.9>', '60'), {
+        ...peer,
+        address: `10.9.${i >> 8}.${i & 255}`,
+      });
+      expect(answer.status).toBe(401);
+    }
+    expect(signed('alice', '<sip:alice@10.0.0.5>', '60').status).toBe(200);
+  });
+
+  it('refuses an answer without qop (RFC 2069) with 403', () => {
+    const challenge = registrar.register(register('alice', '<sip:alice@10.0.0.5>', '60'), peer);
+    const nonce = parseDigest(headerOf(challenge.headers, 'www-authenticate') as string)?.params
+      .nonce as string;
+    const response = digestResponse({
+      username: 'alice',
+      realm: '127.0.0.1',
+      password: 'pw',
+      method: 'REGISTER',
+      uri: 'sip:127.0.0.1',
+      nonce,
+    });
+    const old = `Digest username="alice", realm="127.0.0.1", nonce="${nonce}", uri="sip:127.0.0.1", response="${response}"`;
+    expect(registrar.register(register('alice', '<sip:alice@10.0.0.5>', '60', old), peer).status).toBe(403);
+  });
+
+  it('reports a binding from a source the client was not bound from, once', () => {
+    const seen: string[] = [];
+    const watched = new Registrar(
+      { clientsOf: (l) => (l === 'alice' ? [{ accountSid: 'AC1', password: 'pw' }] : []) },
+      '127.0.0.1',
+      {
+        now: () => now,
+        onNewSource: (login, binding, previous) =>
+          seen.push(`${login} ${binding.source} ${previous?.source ?? '-'}`),
+      },
+    );
+    const from = (address: string) => {
+      const source = { ...peer, address };
+      const challenge = watched.register(register('alice', '<sip:alice@10.0.0.5>', '60'), source);
+      const authorization = authorizationFor(
+        headerOf(challenge.headers, 'www-authenticate') as string,
+        { username: 'alice', password: 'pw' },
+        'REGISTER',
+        'sip:127.0.0.1',
+      );
+      return watched.register(register('alice', '<sip:alice@10.0.0.5>', '60', authorization), source).status;
+    };
+    expect(from('192.0.2.5')).toBe(200);
+    expect(from('192.0.2.5')).toBe(200);
+    expect(from('203.0.113.66')).toBe(200);
+    expect(seen).toEqual(['alice 192.0.2.5:5070 -', 'alice 203.0.113.66:5070 192.0.2.5:5070']);
+    expect(watched.registrations()).toMatchObject([{ login: 'alice', source: '203.0.113.66:5070' }]);
   });
 });
