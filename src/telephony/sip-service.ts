@@ -6,6 +6,7 @@ import type { Telephony } from '../engine/ports/telephony.js';
 import type { CallRecord } from '../engine/records.js';
 import { MediaHost } from './media/host.js';
 import type { MediaStats } from './media/protocol.js';
+import type { SipSourceLimits } from './sip/admission.js';
 import { authorizeClientInvite } from './sip/client-invite.js';
 import { openSipEndpoint } from './sip/endpoint.js';
 import { headerSpelling } from './sip/message.js';
@@ -54,6 +55,8 @@ export interface SipServiceOptions {
   ttsCacheDir?: string;
   /** New INVITEs per second accepted from one non-loopback address. Default 20. */
   invitesPerSecond?: number;
+  /** The other per-source limits (calls in set-up, TCP connections, the IPv6 prefix of a source). */
+  limits?: SipSourceLimits;
   /**
    * Asked before each new call: a SIP status to refuse it with (503 while the server drains or
    * is at its live-call limit), or undefined to take it.
@@ -194,7 +197,10 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
       host,
       port: options.port ?? 5060,
       publicAddress: options.publicAddress,
-      invitesPerSecond: options.invitesPerSecond,
+      limits: {
+        ...options.limits,
+        invitesPerSecond: options.invitesPerSecond ?? options.limits?.invitesPerSecond,
+      },
       acceptsFrom,
       timers,
       onRegister: options.clients

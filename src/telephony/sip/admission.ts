@@ -1,15 +1,30 @@
 import { headerOf, headersOf, type SipRequest, type SipResponse } from './message.js';
-import { RateLimiter } from './rate-limit.js';
+import { isLoopback, RateLimiter } from './rate-limit.js';
 import { responseTo } from './responses.js';
 import { type Negotiated, negotiate } from './sdp.js';
+import { sourceKey } from './source-key.js';
 
 /** Extensions we accept in a Require header. */
 const SUPPORTED = new Set(['timer']);
 
-/** Options of an {@link Admission} policy. */
-export interface AdmissionOptions {
-  /** New INVITEs and REGISTERs accepted per second from one source address (loopback exempt). Default 20. */
+/** Per-source limits of the SIP service (see docs/security.md, "SIP"). */
+export interface SipSourceLimits {
+  /** New INVITEs, REGISTERs and OPTIONS accepted per second from one source. Default 20. */
   invitesPerSecond?: number;
+  /** Calls of one source in set-up (not yet acknowledged) at a time; more get 503. Default 10. */
+  setupsPerSource?: number;
+  /** TCP connections one source may hold open. Default 32. */
+  tcpPerSource?: number;
+  /** TCP connections in all. Default half the process's open-file limit, at most 8192. */
+  tcpTotal?: number;
+  /** IPv6 prefix length one source counts as. Default 64. */
+  v6Prefix?: number;
+  /** Whether loopback sources are exempt from the rate and set-up limits (tests, benches). Default true. */
+  exemptLoopback?: boolean;
+}
+
+/** Options of an {@link Admission} policy. */
+export interface AdmissionOptions extends SipSourceLimits {
   /** Whether a source may send requests outside our dialogs; others are dropped unanswered. Default: any. */
   acceptsFrom?(address: string): boolean;
   /** The clock of the rate limit, ms. */
@@ -23,9 +38,35 @@ export interface AdmissionOptions {
  */
 export class Admission {
   private readonly limiter: RateLimiter;
+  /** Calls in set-up by source. */
+  private readonly setups = new Map<string, number>();
 
   constructor(private readonly options: AdmissionOptions) {
-    this.limiter = new RateLimiter(options.invitesPerSecond ?? 20);
+    this.limiter = new RateLimiter(
+      options.invitesPerSecond ?? 20,
+      options.v6Prefix,
+      options.exemptLoopback ?? true,
+    );
+  }
+
+  /**
+   * Takes a set-up slot of `address` for a new call; undefined when the source has as many calls
+   * in set-up as it may (answer 503), else the release to call once the call is set up or over.
+   */
+  startSetup(address: string): (() => void) | undefined {
+    if (isLoopback(address) && (this.options.exemptLoopback ?? true)) return () => {};
+    const key = sourceKey(address, this.options.v6Prefix);
+    const count = this.setups.get(key) ?? 0;
+    if (count >= (this.options.setupsPerSource ?? 10)) return undefined;
+    this.setups.set(key, count + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.setups.get(key) ?? 1) - 1;
+      if (left <= 0) this.setups.delete(key);
+      else this.setups.set(key, left);
+    };
   }
 
   /** Whether a request outside our dialogs from `address` is taken (the allow list). */

@@ -78,6 +78,8 @@ export class Dialog {
   remoteSeq: number;
   readonly contact: string;
   user: DialogUser | undefined;
+  /** Called once, when the dialog is first confirmed (the ACK of our 2xx) or ends before. */
+  onSettled: (() => void) | undefined;
   /** Where our requests go instead of the remote target (one the egress policy refused). */
   pinnedPeer: SipPeer | undefined;
   private confirmedYet: boolean;
@@ -236,6 +238,7 @@ export class Dialog {
       if (this.over) return;
       // RFC 3261 section 13.3.1.4: the dialog is confirmed, and the session ended.
       this.confirmedYet = true;
+      this.settle();
       this.bye();
       this.user?.ended('no-ack');
     };
@@ -248,6 +251,7 @@ export class Dialog {
     this.awaiting = undefined;
     awaiting.transaction.acknowledged();
     this.confirmedYet = true;
+    this.settle();
     if (this.byeWhenConfirmed) this.bye();
     else if (!this.over) this.user?.confirmed();
   }
@@ -354,5 +358,12 @@ export class Dialog {
   private end(): void {
     this.over = true;
     this.stack.forget(this);
+    this.settle();
+  }
+
+  private settle(): void {
+    const settled = this.onSettled;
+    this.onSettled = undefined;
+    settled?.();
   }
 }

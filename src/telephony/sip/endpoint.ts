@@ -1,8 +1,9 @@
-import { Admission } from './admission.js';
+import { Admission, type SipSourceLimits } from './admission.js';
 import { Dialogs, toTagOf } from './dialogs.js';
 import { ALLOWED_METHODS } from './in-dialog.js';
 import { cseqOf, errorResponseOf, type SipRequest, type SipResponse } from './message.js';
 import { type LocalAddress, responseTo } from './responses.js';
+import { sourceKey } from './source-key.js';
 import { realSipTimers, type SipTimers } from './timers.js';
 import type { InviteServerTransaction } from './transactions/invite-server.js';
 import { type ServerTransaction, TransactionLayer } from './transactions/layer.js';
@@ -19,8 +20,8 @@ export interface SipEndpointOptions {
   port?: number;
   /** Address written in Contact, Via and SDP (default `host`, or 127.0.0.1 for a wildcard bind). */
   publicAddress?: string;
-  /** New INVITEs and REGISTERs accepted per second from one source address (loopback sources are exempt). Default 20. */
-  invitesPerSecond?: number;
+  /** Per-source limits: request rate, calls in set-up, TCP connections (see `SipSourceLimits`). */
+  limits?: SipSourceLimits;
   /**
    * Whether a source address may send requests outside our dialogs (INVITE, REGISTER,
    * OPTIONS...); those of others are dropped unanswered. Default: any source.
@@ -28,6 +29,8 @@ export interface SipEndpointOptions {
   acceptsFrom?(address: string): boolean;
   /** The time of every SIP timer (default the real clock; a test passes `ManualSipTimers`). */
   timers?: SipTimers;
+  /** Bytes of answers kept to replay to retransmitted requests, at most. Default 8 MiB. */
+  replayCacheBytes?: number;
   /** The answer to a REGISTER (the registrar); without it, REGISTER gets 405. */
   onRegister?(request: SipRequest, peer: SipPeer): SipResponse;
   /** A new call: answer it, reject it or let it ring. */
@@ -43,6 +46,8 @@ export interface SipEndpoint {
   readonly publicAddress: string;
   /** Places a call: the INVITE leaves once `start()` is called on the result (after `events` are set). */
   invite(request: UacInviteRequest): UacInvite;
+  /** Live transactions and dialogs, and the bytes of answers kept for replay. */
+  stats(): { transactions: number; dialogs: number; keptBytes: number };
   close(): Promise<void>;
 }
 
@@ -60,7 +65,7 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
   const timers = options.timers ?? realSipTimers;
   const local: LocalAddress = { host: publicAddress, port: 0 };
   const admission = new Admission({
-    invitesPerSecond: options.invitesPerSecond,
+    ...options.limits,
     acceptsFrom: options.acceptsFrom,
     now: () => timers.now(),
   });
@@ -111,6 +116,11 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
       return;
     }
     if (method === 'OPTIONS') {
+      // Scans and keep-alive probes count against the source's rate as new calls do.
+      if (!admission.withinRate(peer.address)) {
+        refuseStateless(transaction, responseTo(request, 503, { headers: [['retry-after', '5']] }));
+        return;
+      }
       transaction.respond(responseTo(request, 200, { headers: [['allow', ALLOWED_METHODS]] }));
       return;
     }
@@ -130,7 +140,15 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
       transaction.respond(checked.refusal);
       return;
     }
+    // One source's calls in set-up (answered but never acknowledged, say) cannot fill the node.
+    const release = admission.startSetup(peer.address);
+    if (!release) {
+      warn('INVITE refused: too many calls of this source in set-up', peer);
+      refuseStateless(transaction, responseTo(request, 503, { headers: [['retry-after', '5']] }));
+      return;
+    }
     const call = new UasInvite(transaction, checked.negotiated, dialogs);
+    call.onSettled = release;
     inbound.set(transaction, call);
     call.trying();
     try {
@@ -158,20 +176,34 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
     dialogs.find(request)?.ack(request);
   };
 
-  const transport = await openSipTransport(host, options.port ?? 5060, {
-    message: (message, peer) => transactions.receive(message, peer),
-    invalid(error, peer, raw) {
-      warn(`unreadable SIP message: ${error.message}`, peer);
-      // A request that can be answered gets the error status; anything else is dropped.
-      const response = errorResponseOf(raw, error);
-      if (response) transactions.sendStateless(response, peer);
+  const transport = await openSipTransport(
+    host,
+    options.port ?? 5060,
+    {
+      message: (message, peer) => transactions.receive(message, peer),
+      invalid(error, peer, raw) {
+        warn(`unreadable SIP message: ${error.message}`, peer);
+        // A request that can be answered gets the error status; anything else is dropped.
+        const response = errorResponseOf(raw, error);
+        if (response) transactions.sendStateless(response, peer);
+      },
     },
-  });
-  const transactions = new TransactionLayer(transport, timers, {
-    request: onRequest,
-    cancel: onCancel,
-    ack: onAck,
-  });
+    {
+      timers,
+      tcp: {
+        perSource: options.limits?.tcpPerSource,
+        total: options.limits?.tcpTotal,
+      },
+      sourceOf: (address) => sourceKey(address, options.limits?.v6Prefix),
+      onLimit: (reason, peer) => warn(reason, peer),
+    },
+  );
+  const transactions = new TransactionLayer(
+    transport,
+    timers,
+    { request: onRequest, cancel: onCancel, ack: onAck },
+    options.replayCacheBytes,
+  );
   local.port = transport.port;
   const dialogs = new Dialogs(local, transactions);
   const sweep = setInterval(() => admission.sweep(), 5000);
@@ -184,6 +216,7 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
     invite(request) {
       return new UacInvite(request, dialogs);
     },
+    stats: () => ({ transactions: transactions.size, dialogs: dialogs.size, keptBytes: transactions.keptBytes }),
     async close() {
       clearInterval(sweep);
       transactions.close();

@@ -13,11 +13,12 @@ export class RateLimiter {
   constructor(
     private readonly perSecond: number,
     private readonly v6Prefix = 64,
+    private readonly exemptLoopback = true,
   ) {}
 
   /** Takes one token for `address`; false when its bucket is empty. */
   take(address: string, now = Date.now()): boolean {
-    if (isLoopback(address)) return true;
+    if (this.exemptLoopback && isLoopback(address)) return true;
     const key = sourceKey(address, this.v6Prefix);
     const burst = this.perSecond * 2;
     const bucket = this.buckets.get(key) ?? { tokens: burst, at: now };

@@ -33,6 +33,8 @@ export class UasInvite {
   private state: State = 'proceeding';
   private current: Dialog | undefined;
   events: UasInviteEvents | undefined;
+  /** Called once, when the call leaves set-up: acknowledged, refused, canceled or ended. */
+  onSettled: (() => void) | undefined;
 
   constructor(
     private readonly transaction: InviteServerTransaction,
@@ -82,6 +84,7 @@ export class UasInvite {
     this.state = 'answered';
     const dialog = Dialog.asUas(this.invite, this.localTag, this.peer, this.contact(), this.stack);
     dialog.user = this.events;
+    dialog.onSettled = () => this.settle();
     this.current = dialog;
     this.stack.register(dialog);
     this.transaction.respond(
@@ -103,6 +106,7 @@ export class UasInvite {
     if (this.state !== 'proceeding') return;
     this.state = 'rejected';
     this.transaction.respond(responseTo(this.invite, status, { ...extra, toTag: this.localTag }));
+    this.settle();
   }
 
   /** Our hang-up: BYE once answered (when the ACK comes, if it has not yet), 480 before. */
@@ -122,6 +126,13 @@ export class UasInvite {
     if (this.state !== 'proceeding') return;
     this.state = 'rejected';
     this.transaction.respond(responseTo(this.invite, 487, { toTag: this.localTag }));
+    this.settle();
     this.events?.canceled();
+  }
+
+  private settle(): void {
+    const settled = this.onSettled;
+    this.onSettled = undefined;
+    settled?.();
   }
 }

@@ -35,16 +35,26 @@ export interface TransactionUser {
 export class TransactionLayer {
   private readonly servers = new Map<string, ServerTransaction>();
   private readonly clients = new Map<string, ClientTransaction>();
+  /** Answers kept for replay (non-INVITE server transactions in Completed), oldest first. */
+  private readonly kept = new Map<object, { bytes: number; transaction: { terminate(): void } }>();
+  private keptTotal = 0;
 
   constructor(
     private readonly transport: { send(message: SipMessage, peer: SipPeer): void },
     readonly timers: SipTimers,
     private readonly user: TransactionUser,
+    /** Bytes of answers kept for replay, at most; past it the oldest are let go early. */
+    private readonly keptBudget = 8 * 1024 * 1024,
   ) {}
 
   /** Live transactions (server and client). */
   get size(): number {
     return this.servers.size + this.clients.size;
+  }
+
+  /** Bytes of the answers kept for replay now. */
+  get keptBytes(): number {
+    return this.keptTotal;
   }
 
   /** Hands a message from the transport to its transaction, or up as a new request. */
@@ -117,9 +127,24 @@ export class TransactionLayer {
       timers: this.timers,
       reliable: peer.transport !== 'udp',
       send: (message) => transport.send(message, peer),
-      terminated(transaction) {
+      terminated: (transaction) => {
         // The key may by then be a newer transaction's (the same request sent anew).
         if (map.get(key) === transaction) map.delete(key);
+        const kept = this.kept.get(transaction);
+        if (kept) {
+          this.kept.delete(transaction);
+          this.keptTotal -= kept.bytes;
+        }
+      },
+      keeps: (transaction, bytes) => {
+        this.kept.set(transaction, { bytes, transaction });
+        this.keptTotal += bytes;
+        // A flood of large requests keeps no more than the budget: a late retransmission of an
+        // old one is then a new request, answered again.
+        for (const [, oldest] of this.kept) {
+          if (this.keptTotal <= this.keptBudget) break;
+          oldest.transaction.terminate();
+        }
       },
     };
   }

@@ -35,10 +35,18 @@ export class NonInviteServerTransaction extends TimedTransaction<State> {
     }
     this.state = 'completed';
     this.linger('J', 64 * T1);
+    if (this.state === 'completed') this.io.keeps?.(this, sizeOf(response));
   }
 
   /** A retransmission of the request. */
   receive(_request: SipRequest): void {
     if ((this.state === 'proceeding' || this.state === 'completed') && this.last) this.io.send(this.last);
   }
+}
+
+/** About how many bytes a response holds (its header values and body). */
+function sizeOf(response: SipResponse): number {
+  let bytes = response.body.length + 32;
+  for (const [name, value] of response.headers) bytes += name.length + value.length + 4;
+  return bytes;
 }

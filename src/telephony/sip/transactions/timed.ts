@@ -9,6 +9,8 @@ export interface TransactionIo {
   send(message: SipMessage): void;
   /** The transaction is over: the layer forgets it. */
   terminated(transaction: object): void;
+  /** The transaction keeps an answer of `bytes` to replay (the layer bounds what all keep). */
+  keeps?(transaction: { terminate(): void }, bytes: number): void;
 }
 
 /** The RFC 3261 timer names the transactions run (RFC 6026 adds L and M). */
