@@ -216,7 +216,11 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
     invite(request) {
       return new UacInvite(request, dialogs);
     },
-    stats: () => ({ transactions: transactions.size, dialogs: dialogs.size, keptBytes: transactions.keptBytes }),
+    stats: () => ({
+      transactions: transactions.size,
+      dialogs: dialogs.size,
+      keptBytes: transactions.keptBytes,
+    }),
     async close() {
       clearInterval(sweep);
       transactions.close();
