@@ -37,10 +37,11 @@ function quantiles(samples: number[]): Figures {
  */
 function measure(members: number, mixed: boolean): { tick: Figures; mix: Figures } {
   const feeds: Array<(packet: Buffer) => void> = [];
-  const totals = { sent: 0, received: 0, lost: 0, interArrival: new Histogram() };
+  const totals = { sent: 0, received: 0, lost: 0, rejected: 0, interArrival: new Histogram() };
   const sessions = Array.from({ length: members }, (_, id) => {
     const socket = {
-      on: (_event: string, fn: (packet: Buffer) => void) => feeds.push(fn),
+      on: (_event: string, fn: (packet: Buffer, from: { address: string; port: number }) => void) =>
+        feeds.push((packet) => fn(packet, { address: '127.0.0.1', port: 9 })),
       send: () => {},
       close: () => {},
     } as unknown as dgram.Socket;

@@ -10,6 +10,22 @@ import type { UasInvite } from './sip/uas-invite.js';
 
 export type { FarEndEnd } from './media-call.js';
 
+/** How long a call may go without RTP from its far end before it is ended (RTP timeouts). */
+export interface RtpTimeouts {
+  /** While the far end should be sending (`sendrecv`, `sendonly`), seconds; 0 never. Default 60. */
+  activeSeconds: number;
+  /** While it holds us (`recvonly`, `inactive`, `c=0.0.0.0`) and sends nothing, seconds; 0 never. Default 3600. */
+  heldSeconds: number;
+}
+
+export const RTP_TIMEOUTS: RtpTimeouts = { activeSeconds: 60, heldSeconds: 3600 };
+
+/** What a call runs on: the clock of its glare retries, and its RTP timeouts. */
+export interface CallSettings {
+  timers?: SipTimers;
+  rtpTimeouts?: RtpTimeouts;
+}
+
 /** Our session in SDP: its id and version (RFC 4566 `o=`), the address and port of our media. */
 interface LocalSession {
   sessionId: number;
@@ -35,6 +51,8 @@ export class SipCall implements MediaCall {
   onDigit: ((key: string) => void) | undefined;
   onEnd: ((how: FarEndEnd) => void) | undefined;
   onFinished: (() => void) | undefined;
+  /** The call was ended for want of RTP (for logs). */
+  onRtpTimeout: ((seconds: number) => void) | undefined;
 
   private constructor(
     private readonly signalling: UasInvite | UacInvite,
@@ -45,6 +63,8 @@ export class SipCall implements MediaCall {
     /** Whether the far end's media may move to `address` (a re-offer elsewhere gets 488). */
     private readonly allowsMedia: (address: string) => boolean,
     timers: SipTimers,
+    /** The RTP timeouts in force. */
+    private readonly rtpTimeouts: RtpTimeouts,
     private readonly media?: MediaHost,
   ) {
     this.offers = new DirectionOffers(
@@ -66,10 +86,19 @@ export class SipCall implements MediaCall {
     invite: UasInvite,
     media: MediaHost,
     publicAddress: string,
-    timers: SipTimers = realSipTimers,
+    settings: CallSettings = {},
   ): SipCall {
     const local = { sessionId: Math.floor(Math.random() * 1e9), version: 1, address: publicAddress };
-    const call = new SipCall(invite, invite.negotiated, invite.invite.body, local, () => true, timers, media);
+    const call = new SipCall(
+      invite,
+      invite.negotiated,
+      invite.invite.body,
+      local,
+      () => true,
+      settings.timers ?? realSipTimers,
+      settings.rtpTimeouts ?? RTP_TIMEOUTS,
+      media,
+    );
     invite.events = { ...call.dialogUser(), canceled: () => call.farEnd('canceled') };
     return call;
   }
@@ -85,11 +114,19 @@ export class SipCall implements MediaCall {
     answer: string,
     local: LocalSession,
     allowsMedia: (address: string) => boolean,
-    timers: SipTimers = realSipTimers,
+    settings: CallSettings = {},
   ): SipCall {
-    const call = new SipCall(invite, negotiated, answer, local, allowsMedia, timers);
+    const call = new SipCall(
+      invite,
+      negotiated,
+      answer,
+      local,
+      allowsMedia,
+      settings.timers ?? realSipTimers,
+      settings.rtpTimeouts ?? RTP_TIMEOUTS,
+    );
     call.channel = channel;
-    channel.onDigit = (key) => call.onDigit?.(key);
+    call.watch(channel);
     channel.update(call.path(), {
       codec: negotiated.codec,
       payloadType: negotiated.payloadType,
@@ -199,10 +236,27 @@ export class SipCall implements MediaCall {
     };
   }
 
-  /** The media path: the far end's direction, then ours and the mute on top. */
+  /** What the call hears of its media channel: keys, and RTP that stopped (the call ends, BYE). */
+  private watch(channel: MediaChannel): void {
+    channel.onDigit = (key) => this.onDigit?.(key);
+    channel.onRtpTimeout = (seconds) => {
+      if (this.finished) return;
+      this.onRtpTimeout?.(seconds);
+      this.hangup();
+      this.onEnd?.('hangup');
+    };
+  }
+
+  /**
+   * The media path: the agreed direction, then ours and the mute on top; and the RTP timeout
+   * that fits whether the far end should be sending.
+   */
   private path(): MediaPath {
     const d = this.negotiated.direction;
     const local = this.localDirection;
+    // `d` is our side's direction in the agreed session: the far end sends when we receive.
+    const farSends = (d === 'sendrecv' || d === 'recvonly') && this.negotiated.remote !== null;
+    const seconds = farSends ? this.rtpTimeouts.activeSeconds : this.rtpTimeouts.heldSeconds;
     return {
       remote: this.negotiated.remote,
       send:
@@ -210,6 +264,7 @@ export class SipCall implements MediaCall {
         !this.muted &&
         (local === 'sendrecv' || local === 'sendonly'),
       receive: (d === 'sendrecv' || d === 'recvonly') && (local === 'sendrecv' || local === 'recvonly'),
+      rtpTimeoutMs: seconds * 1000,
     };
   }
 
@@ -224,7 +279,7 @@ export class SipCall implements MediaCall {
       })
       .then((channel) => {
         this.channel = channel;
-        channel.onDigit = (key) => this.onDigit?.(key);
+        this.watch(channel);
         if (this.finished) channel.close();
         return channel;
       });

@@ -13,7 +13,7 @@ import { headerSpelling } from './sip/message.js';
 import { Registrar, type SipBinding, type SipClientDirectory } from './sip/registrar.js';
 import { realSipTimers, type SipTimers } from './sip/timers.js';
 import type { UasInvite } from './sip/uas-invite.js';
-import { SipCall } from './sip-call.js';
+import { RTP_TIMEOUTS, type RtpTimeouts, SipCall } from './sip-call.js';
 import { SipCallLine } from './sip-line.js';
 import { SipTelephony } from './sip-telephony.js';
 import { type SipTrunk, trunkUriProblem } from './sip-trunk.js';
@@ -91,6 +91,12 @@ export interface SipServiceOptions {
    * REST, by the account, are not limited by it.
    */
   clientDialOut?: readonly string[];
+  /**
+   * How long a call may go without RTP from its far end before it is ended with a BYE: while
+   * the far end should be sending (default 60 s), and while it holds the call (default 3600 s);
+   * 0 turns either off.
+   */
+  rtpTimeouts?: Partial<RtpTimeouts>;
   /** The time of SIP's retransmissions, transaction timers and glare retries. Default the real clock. */
   timers?: SipTimers;
   /** Warnings (refused requests, unreadable messages) and errors. */
@@ -173,6 +179,7 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
   if (trunkProblem) throw new TypeError(`SIP trunk: ${trunkProblem}`);
   const acceptsFrom = options.allowSources && sourceFilter(options.allowSources);
   const timers = options.timers ?? realSipTimers;
+  const rtpTimeouts = { ...RTP_TIMEOUTS, ...options.rtpTimeouts };
   const media = new MediaHost({ host, ports: options.rtpPorts });
   const warn = (message: string, detail: Record<string, unknown>) => options.onWarning?.(message, detail);
   let tts = options.tts;
@@ -236,7 +243,9 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
           server.reject(placed.status, { reason: placed.reason, headers: placed.headers });
           return;
         }
-        const call = SipCall.inbound(server, media, endpoint.publicAddress, timers);
+        const call = SipCall.inbound(server, media, endpoint.publicAddress, { timers, rtpTimeouts });
+        call.onRtpTimeout = (seconds) =>
+          warn('SIP call ended: no RTP from the caller', { callId: server.callId, seconds });
         const line = new SipCallLine(call, tts, (err) =>
           warn('SIP call media failed', {
             callId: server.callId,
@@ -311,6 +320,7 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
           timers,
           clientCalls,
           clientDialOut: options.clientDialOut ?? [],
+          rtpTimeouts,
         },
         fallback,
       ),

@@ -17,7 +17,7 @@ import { buildOffer, type Negotiated, readAnswer } from './sip/sdp.js';
 import type { SipTimers } from './sip/timers.js';
 import type { SipPeer } from './sip/transport.js';
 import type { UacInvite } from './sip/uac-invite.js';
-import { SipCall } from './sip-call.js';
+import { type RtpTimeouts, SipCall } from './sip-call.js';
 import { SipCallLine } from './sip-line.js';
 import { SipConferenceMixer } from './sip-room.js';
 import { dialFailureOf, fromUserOf, inviteHeadersOf, sipTargetOf } from './sip-target.js';
@@ -46,6 +46,8 @@ export interface SipTelephonyDeps {
   clientCalls?: ReadonlySet<string>;
   /** Number prefixes (or `*`) a client's call may dial through the trunk. */
   clientDialOut?: readonly string[];
+  /** How long an answered leg may go without RTP. */
+  rtpTimeouts?: RtpTimeouts;
 }
 
 /** Longest recording of a Dial bridge: 4 hours, the Dial's default `timeLimit`. */
@@ -208,7 +210,12 @@ export class SipTelephony implements Telephony {
       /** The answer is usable and allowed: the media follow it and the engine gets the line. */
       const bridge = (negotiated: Negotiated, sdp: string) => {
         // A re-offer may not move the media where the policy forbids (answered 488).
-        const outbound = SipCall.outbound(call, media, negotiated, sdp, local, allows, deps.timers);
+        const outbound = SipCall.outbound(call, media, negotiated, sdp, local, allows, {
+          timers: deps.timers,
+          rtpTimeouts: deps.rtpTimeouts,
+        });
+        outbound.onRtpTimeout = (seconds) =>
+          deps.warn('SIP call ended: no RTP from the callee', { callSid: sid, seconds });
         const line = new SipCallLine(outbound, deps.tts, (err) =>
           deps.warn('SIP call media failed', {
             callSid: sid,

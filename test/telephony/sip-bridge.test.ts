@@ -14,7 +14,7 @@ import type { CallRecord, RecordingRecord } from '../../src/engine/records.js';
 import type { EngineEvent } from '../../src/engine/types.js';
 import { deferredTelephony } from '../../src/telephony/deferred-telephony.js';
 import { DtmfReceiver } from '../../src/telephony/media/dtmf.js';
-import { readRtp } from '../../src/telephony/media/rtp.js';
+import { readRtp, writeRtp } from '../../src/telephony/media/rtp.js';
 import { type SipService, startSipService } from '../../src/telephony/sip-service.js';
 import { createEspeakTts } from '../../src/telephony/tts/espeak.js';
 import { missingTools, runSipp } from '../support/sip-tools.js';
@@ -28,8 +28,18 @@ async function keyEar(payloadType: number) {
   const socket = dgram.createSocket('udp4');
   const receiver = new DtmfReceiver();
   const keys: Array<{ key: string; at: number }> = [];
-  socket.on('message', (packet) => {
+  let shown = false;
+  socket.on('message', (packet, from) => {
     const rtp = readRtp(packet);
+    // A comfort-noise packet back shows the sender this address is ours (symmetric RTP).
+    if (rtp && !shown) {
+      shown = true;
+      socket.send(
+        writeRtp({ payloadType: 13, marker: false, sequence: 1, timestamp: 0, ssrc: 5 }, Uint8Array.of(60)),
+        from.port,
+        from.address,
+      );
+    }
     if (rtp?.payloadType !== payloadType) return;
     const key = receiver.receive(rtp.ssrc, rtp.timestamp, rtp.payload);
     if (key) keys.push({ key, at: performance.now() });

@@ -1,6 +1,6 @@
 /** Shared pieces of the SIP call tests: an RTP sink standing in for the caller's ear. */
 import dgram from 'node:dgram';
-import { readRtp } from '../../src/telephony/media/rtp.js';
+import { readRtp, writeRtp } from '../../src/telephony/media/rtp.js';
 
 export interface RtpSink {
   port: number;
@@ -23,9 +23,21 @@ export async function rtpSink(): Promise<RtpSink> {
   const ssrcs = new Set<number>();
   let jumps = 0;
   let lastSequence: number | undefined;
-  socket.on('message', (packet) => {
+  const answered = new Set<string>();
+  socket.on('message', (packet, from) => {
     const rtp = readRtp(packet);
     if (!rtp) return;
+    // As a phone's RTP would, a comfort-noise packet from this port shows the sender that the
+    // address is ours (symmetric RTP): it sends its audio on past its first few packets.
+    const sender = `${from.address}:${from.port}`;
+    if (!answered.has(sender)) {
+      answered.add(sender);
+      const cn = writeRtp(
+        { payloadType: 13, marker: false, sequence: 1, timestamp: 0, ssrc: 0x5157 },
+        Uint8Array.of(60),
+      );
+      socket.send(cn, from.port, from.address);
+    }
     ssrcs.add(rtp.ssrc);
     if (lastSequence !== undefined && rtp.sequence !== ((lastSequence + 1) & 0xffff)) jumps++;
     lastSequence = rtp.sequence;

@@ -10,6 +10,17 @@ export interface ServeSipOptions extends ServeSipPeerOptions {
   sip?: { host: string; port: number };
   rtpPorts: { min: number; max: number };
   sipPublicAddress?: string;
+  rtpTimeout: number;
+  rtpHoldTimeout: number;
+}
+
+/** Seconds of an RTP timeout: 0 (never) to a day. */
+function timeoutSeconds(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n > 86_400) {
+    throw new InvalidArgumentError('expected whole seconds from 0 (never) to 86400');
+  }
+  return n;
 }
 
 /** `127.0.0.1:5060`, `[::1]:5060`, `0.0.0.0:5060`, or a bare port (on 127.0.0.1). */
@@ -51,6 +62,18 @@ export function serveSipOptions(): Option[] {
     envOption('--rtp-ports <min-max>', 'UDP ports of call audio (RTP)')
       .argParser(rtpPorts)
       .default({ min: 20000, max: 29999 }, '20000-29999'),
+    envOption(
+      '--rtp-timeout <seconds>',
+      'end a call (BYE) whose far end sends no RTP for this long while it should be sending (0: never)',
+    )
+      .argParser(timeoutSeconds)
+      .default(60),
+    envOption(
+      '--rtp-hold-timeout <seconds>',
+      'the same while the far end holds the call (sendonly/inactive, sending nothing; 0: never)',
+    )
+      .argParser(timeoutSeconds)
+      .default(3600),
     envOption(
       '--sip-public-address <address>',
       'address written in SIP Contact/Via and SDP (default the --sip address)',

@@ -179,6 +179,7 @@ export function registerServe(program: Command): void {
           port: options.sip.port,
           publicAddress: options.sipPublicAddress,
           rtpPorts: options.rtpPorts,
+          rtpTimeouts: { activeSeconds: options.rtpTimeout, heldSeconds: options.rtpHoldTimeout },
           ttsCacheDir: options.database === undefined ? join(options.data, 'tts-cache') : undefined,
           // No new calls while draining, nor past --max-live-calls live calls on this node.
           admit: () =>

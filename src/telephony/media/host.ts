@@ -160,6 +160,8 @@ export class MediaHost {
 export class MediaChannel {
   /** Keys heard as RFC 4733 events. */
   onDigit: ((key: string) => void) | undefined;
+  /** No RTP came from the far end for the path's `rtpTimeoutMs` (`seconds` of quiet). */
+  onRtpTimeout: ((seconds: number) => void) | undefined;
   private readonly plays = new Map<number, (stopped: boolean) => void>();
   private readonly records = new Map<number, (result: RecordResult) => void>();
   private isClosed = false;
@@ -266,6 +268,9 @@ export class MediaChannel {
         return;
       case 'digit':
         this.onDigit?.(event.key);
+        return;
+      case 'rtp-timeout':
+        this.onRtpTimeout?.(event.seconds);
         return;
     }
   }

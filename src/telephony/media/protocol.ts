@@ -13,6 +13,8 @@ export interface MediaPath {
   send: boolean;
   /** We take in the far end's audio (recording, digits). */
   receive: boolean;
+  /** Ms without RTP from the far end after which `rtp-timeout` is reported (0 or absent: never). */
+  rtpTimeoutMs?: number;
 }
 
 /** The negotiated codec of a call's stream. */
@@ -88,6 +90,8 @@ export interface MediaStats {
   packetsReceived: number;
   /** Sequence numbers missing in received streams. */
   packetsLost: number;
+  /** Packets dropped: from another source than the call's latched one, or no RTP of the call. */
+  packetsRejected: number;
 }
 
 export type MediaEvent =
@@ -104,5 +108,7 @@ export type MediaEvent =
       silentMs: number;
     }
   | { type: 'digit'; id: number; key: string }
+  /** No RTP came from the far end for `seconds` (the path's `rtpTimeoutMs`). */
+  | { type: 'rtp-timeout'; id: number; seconds: number }
   | { type: 'stats'; stats: MediaStats }
   | { type: 'room-played'; room: number; play: number; stopped: boolean };

@@ -35,6 +35,20 @@ function encoded(codec: Codec, pcm: Int16Array, key: string | undefined): Uint8A
 const RELAY_BYTES = FRAME_SAMPLES * 3;
 
 /**
+ * Packets sent to the SDP's address before the far end has sent RTP from it (or from anywhere):
+ * an INVITE naming a third party's address gets it no more than these (200 ms of audio).
+ */
+export const UNPROVEN_PACKETS = 10;
+/** Comfort noise (RFC 3389): a valid packet, though no audio. */
+const CN = 13;
+
+/** Where a packet came from. */
+export interface PacketSource {
+  address: string;
+  port: number;
+}
+
+/**
  * A session's place in a conference room (`room.ts`): the room reads what the session
  * receives from `input` and leaves this tick's mix, encoded, in `output`.
  */
@@ -52,6 +66,8 @@ export interface SessionTotals {
   sent: number;
   received: number;
   lost: number;
+  /** Packets dropped: from another source than the one latched onto, or not RTP of this call. */
+  rejected: number;
   interArrival: Histogram;
 }
 
@@ -91,6 +107,22 @@ export class MediaSession {
   private eventTimestamp = 0;
   /** The recording of this session's bridge: side 0 (the owner) ticks it and hands it back. */
   private bridgeRecording: { recorder: BridgeRecorder; side: 0 | 1 } | undefined;
+  /**
+   * The far end's RTP source, latched onto from its first valid packet (symmetric RTP, RFC 4961;
+   * latching, RFC 7362): RTP from anywhere else is dropped, and our RTP goes there when it is
+   * another host than the SDP named (a caller behind NAT).
+   */
+  private source: PacketSource | undefined;
+  /** Whether the latched source has sent audio (or only comfort noise so far). */
+  private sourceSentAudio = false;
+  /** Packets sent to the SDP's address before any RTP came. */
+  private unproven = 0;
+  /** The SDP's address the latching holds for; a new one (a re-INVITE) latches anew. */
+  private latchedFor: PacketSource | undefined;
+  /** Ticks since the last packet taken from the far end, and after how many it has timed out. */
+  private quietTicks = 0;
+  private timeoutTicks = 0;
+  private timedOut = false;
 
   constructor(
     command: OpenCommand,
@@ -103,10 +135,12 @@ export class MediaSession {
     this.payloadType = command.payloadType;
     this.dtmfPayloadType = command.dtmfPayloadType;
     this.path = { remote: command.remote, send: command.send, receive: command.receive };
+    this.setTimeout(command.rtpTimeoutMs);
+    this.latchedFor = command.remote ?? undefined;
     this.silence = new Uint8Array(FRAME_SAMPLES).fill(SILENCE_BYTE[this.codec]);
-    socket.on('message', (packet) => {
+    socket.on('message', (packet, from) => {
       try {
-        this.receive(packet);
+        this.receive(packet, from);
       } catch {
         // A malformed packet is dropped, not fatal.
       }
@@ -116,6 +150,14 @@ export class MediaSession {
   update(path: MediaPath, codec?: CodecSettings): void {
     if (!this.path.send && path.send) this.marker = true;
     this.path = { remote: path.remote, send: path.send, receive: path.receive };
+    this.setTimeout(path.rtpTimeoutMs);
+    // The far end moved its media (a re-INVITE to another address): it proves the new one anew.
+    const remote = path.remote;
+    if (remote && (remote.address !== this.latchedFor?.address || remote.port !== this.latchedFor.port)) {
+      this.latchedFor = remote;
+      this.source = undefined;
+      this.unproven = 0;
+    }
     if (codec) {
       this.codec = codec.codec;
       this.payloadType = codec.payloadType;
@@ -256,8 +298,8 @@ export class MediaSession {
     const dtmf = this.sender?.next();
     if (!dtmf) this.sender = undefined;
     else if (dtmf.kind === 'tone') frame = encode(this.codec, dtmf.pcm);
-    const remote = this.path.remote;
-    if (this.path.send && remote) {
+    const remote = this.path.send ? this.destination() : undefined;
+    if (remote) {
       let packet: Buffer;
       if (dtmf?.kind === 'event' && this.dtmfPayloadType !== undefined) {
         // One event keeps the timestamp of its start (RFC 4733); audio goes on at ours after.
@@ -296,6 +338,59 @@ export class MediaSession {
     }
     if (this.bridgeRecording?.side === 0 && this.bridgeRecording.recorder.tick())
       this.finishBridgeRecording('max-length');
+    this.quietTicks++;
+    if (this.timeoutTicks > 0 && !this.timedOut && this.quietTicks >= this.timeoutTicks) {
+      this.timedOut = true;
+      this.emit({ type: 'rtp-timeout', id: this.id, seconds: (this.quietTicks * 20) / 1000 });
+    }
+  }
+
+  /** The far end's latched source, if it has sent valid RTP yet. */
+  get latched(): PacketSource | undefined {
+    return this.source;
+  }
+
+  /**
+   * Where this tick's packet goes: the SDP's address once the far end has sent RTP from that host
+   * (its port as the SDP says), the latched source when it sends from another host (NAT); before
+   * any RTP, the SDP's address for {@link UNPROVEN_PACKETS} packets, then nowhere.
+   */
+  private destination(): PacketSource | undefined {
+    const sdp = this.path.remote;
+    if (!sdp) return undefined;
+    const source = this.source;
+    if (source) return source.address === sdp.address ? sdp : source;
+    if (this.unproven >= UNPROVEN_PACKETS) return undefined;
+    this.unproven++;
+    return sdp;
+  }
+
+  /** Ticks without RTP before `rtp-timeout` (0: never); counting starts again. */
+  private setTimeout(ms: number | undefined): void {
+    this.timeoutTicks = ms && ms > 0 ? Math.ceil(ms / 20) : 0;
+    this.quietTicks = 0;
+  }
+
+  /**
+   * Whether a packet is the far end's: from its latched source, or, before there is one, any
+   * RTP of this call's payload types (the first latches). A source that has sent only comfort
+   * noise gives way to one on the same host that sends audio (the host has shown it is the far
+   * end's; a listener and a sender on two ports of one machine): a stranger elsewhere never does.
+   */
+  private takes(from: PacketSource, payloadType: number): boolean {
+    const source = this.source;
+    const audio = payloadType === this.payloadType || payloadType === this.dtmfPayloadType;
+    if (source && source.address === from.address && source.port === from.port) {
+      if (audio) this.sourceSentAudio = true;
+      return true;
+    }
+    if (!audio && payloadType !== CN) return false;
+    const takeover =
+      source !== undefined && !this.sourceSentAudio && audio && source.address === from.address;
+    if (source && !takeover) return false;
+    this.source = { address: from.address, port: from.port };
+    this.sourceSentAudio = audio;
+    return true;
   }
 
   private finishBridgeRecording(reason: 'max-length' | 'stopped'): void {
@@ -328,9 +423,13 @@ export class MediaSession {
     });
   }
 
-  private receive(packet: Buffer): void {
+  private receive(packet: Buffer, from: PacketSource): void {
     const rtp = readRtp(packet);
-    if (!rtp) return;
+    if (!rtp || !this.takes(from, rtp.payloadType)) {
+      this.totals.rejected++;
+      return;
+    }
+    this.quietTicks = 0;
     const now = performance.now();
     this.totals.received++;
     if (this.lastArrival > 0) this.totals.interArrival.add(now - this.lastArrival);
@@ -349,6 +448,7 @@ export class MediaSession {
       return;
     }
     if (rtp.payloadType === this.payloadType && rtp.payload.length > 0) {
+      // (Comfort noise counts as traffic, but is no audio to record or relay.)
       this.jitter?.push(rtp.sequence, rtp.payload);
       this.seat?.input.push(rtp.sequence, rtp.payload);
       this.linked?.relayIn(rtp.payload, this.codec);

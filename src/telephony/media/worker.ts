@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import dgram from 'node:dgram';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Histogram } from './histogram.js';
@@ -22,7 +23,7 @@ const sessions = new Map<number, MediaSession>();
 const rooms = new Map<number, ConferenceRoom>();
 const lateness = new Histogram();
 const work = new Histogram();
-const totals: SessionTotals = { sent: 0, received: 0, lost: 0, interArrival: new Histogram() };
+const totals: SessionTotals = { sent: 0, received: 0, lost: 0, rejected: 0, interArrival: new Histogram() };
 const pacer = new Pacer(() => {
   const start = performance.now();
   // Rooms first: each member's mix is ready when its session sends.
@@ -43,15 +44,17 @@ const emit = (event: MediaEvent) => {
   else port.postMessage(event);
 };
 const first = config.min + (config.min % 2);
-let nextPort = first;
+const span = Math.floor((config.max - first) / 2) + 1;
 const opening = new Set<number>();
 
-/** Binds an RTP socket on the next free even port of the range. */
+/**
+ * Binds an RTP socket on a free even port of the range, tried from a random one on: a call's
+ * port cannot be guessed from the last one handed out.
+ */
 async function bindNext(): Promise<dgram.Socket> {
-  const span = Math.floor((config.max - first) / 2) + 1;
+  const start = randomInt(0, span);
   for (let tries = 0; tries < span; tries++) {
-    const candidate = nextPort;
-    nextPort = nextPort + 2 > config.max ? first : nextPort + 2;
+    const candidate = first + ((start + tries) % span) * 2;
     if (opening.has(candidate)) continue;
     opening.add(candidate);
     const socket = dgram.createSocket(config.host.includes(':') ? 'udp6' : 'udp4');
@@ -181,6 +184,7 @@ port.on('message', (command: MediaCommand) => {
           packetsSent: totals.sent,
           packetsReceived: totals.received,
           packetsLost: totals.lost,
+          packetsRejected: totals.rejected,
         },
       });
       lateness.reset();

@@ -12,8 +12,9 @@ import { holds, tone } from '../tones.js';
 function session(id: number, codec: Codec, events: MediaEvent[]) {
   let deliver: (packet: Buffer) => void = () => {};
   const socket = {
-    on: (_event: string, fn: (packet: Buffer) => void) => {
-      deliver = fn;
+    // Every packet comes from the far end's SDP address (where the session sends).
+    on: (_event: string, fn: (packet: Buffer, from: { address: string; port: number }) => void) => {
+      deliver = (packet) => fn(packet, { address: '127.0.0.1', port: 9 });
     },
     send: () => {},
     close: () => {},
@@ -30,7 +31,7 @@ function session(id: number, codec: Codec, events: MediaEvent[]) {
     },
     socket,
     (event) => events.push(event),
-    { sent: 0, received: 0, lost: 0, interArrival: new Histogram() },
+    { sent: 0, received: 0, lost: 0, rejected: 0, interArrival: new Histogram() },
   );
   return { media, receive: (packet: Buffer) => deliver(packet) };
 }

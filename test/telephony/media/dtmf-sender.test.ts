@@ -3,15 +3,18 @@ import alawmulaw from 'alawmulaw';
 import { describe, expect, it } from 'vitest';
 import { DtmfReceiver } from '../../../src/telephony/media/dtmf.js';
 import { Histogram } from '../../../src/telephony/media/histogram.js';
-import { readRtp } from '../../../src/telephony/media/rtp.js';
+import { readRtp, writeRtp } from '../../../src/telephony/media/rtp.js';
 import { MediaSession } from '../../../src/telephony/media/session.js';
 import { holds } from '../tones.js';
 
 /** A PCMU session whose sent packets are kept; with `dtmf`, telephone-event is that payload type. */
 function session(dtmf?: number) {
   const sent: Buffer[] = [];
+  let deliver: (packet: Buffer, from: { address: string; port: number }) => void = () => {};
   const socket = {
-    on: () => {},
+    on: (_event: string, fn: typeof deliver) => {
+      deliver = fn;
+    },
     send: (packet: Buffer) => sent.push(packet),
     close: () => {},
   } as unknown as dgram.Socket;
@@ -28,7 +31,15 @@ function session(dtmf?: number) {
     },
     socket,
     () => {},
-    { sent: 0, received: 0, lost: 0, interArrival: new Histogram() },
+    { sent: 0, received: 0, lost: 0, rejected: 0, interArrival: new Histogram() },
+  );
+  // The far end has sent its first packet: the session sends to it from now on.
+  deliver(
+    writeRtp(
+      { payloadType: 0, marker: true, sequence: 1, timestamp: 0, ssrc: 7 },
+      new Uint8Array(160).fill(0xff),
+    ),
+    { address: '127.0.0.1', port: 9 },
   );
   return { media, packets: () => sent.map((p) => readRtp(p)).filter((p) => p !== undefined) };
 }

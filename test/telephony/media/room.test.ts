@@ -15,8 +15,9 @@ function member(id: number, codec: Codec) {
   let deliver: (packet: Buffer) => void = () => {};
   const sent: Buffer[] = [];
   const socket = {
-    on: (_event: string, fn: (packet: Buffer) => void) => {
-      deliver = fn;
+    // Every packet comes from the far end's SDP address (where the session sends).
+    on: (_event: string, fn: (packet: Buffer, from: { address: string; port: number }) => void) => {
+      deliver = (packet) => fn(packet, { address: '127.0.0.1', port: 9 });
     },
     send: (packet: Buffer) => sent.push(packet),
     close: () => {},
@@ -34,7 +35,7 @@ function member(id: number, codec: Codec) {
     },
     socket,
     emit,
-    { sent: 0, received: 0, lost: 0, interArrival: new Histogram() },
+    { sent: 0, received: 0, lost: 0, rejected: 0, interArrival: new Histogram() },
   );
   let sequence = 1000 * id;
   const encode = (pcm: Int16Array) =>

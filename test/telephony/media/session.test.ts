@@ -13,15 +13,16 @@ function session(id: number, codec: Codec) {
   let deliver: (packet: Buffer) => void = () => {};
   const sent: Buffer[] = [];
   const socket = {
-    on: (_event: string, fn: (packet: Buffer) => void) => {
-      deliver = fn;
+    // Every packet comes from the far end's SDP address (where the session sends).
+    on: (_event: string, fn: (packet: Buffer, from: { address: string; port: number }) => void) => {
+      deliver = (packet) => fn(packet, { address: '127.0.0.1', port: 9 });
     },
     send: (packet: Buffer) => {
       sent.push(packet);
     },
     close: () => {},
   } as unknown as dgram.Socket;
-  const totals = { sent: 0, received: 0, lost: 0, interArrival: new Histogram() };
+  const totals = { sent: 0, received: 0, lost: 0, rejected: 0, interArrival: new Histogram() };
   const events: MediaEvent[] = [];
   const media = new MediaSession(
     {

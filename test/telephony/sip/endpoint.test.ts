@@ -3,6 +3,7 @@ import dgram from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallLine } from '../../../src/engine/ports/call-line.js';
 import type { CallRecord } from '../../../src/engine/records.js';
+import { writeRtp } from '../../../src/telephony/media/rtp.js';
 import { type SipService, startSipService } from '../../../src/telephony/sip-service.js';
 import { PCMU_OFFER } from '../../support/pcmu-offer.js';
 
@@ -175,6 +176,13 @@ describe('SIP endpoint', () => {
         .replace('To: <sip:15550100@127.0.0.1>', `To: <sip:15550100@127.0.0.1>;tag=${toTag}`)
         .replace(`CSeq: 1 ${method}`, `CSeq: ${cseq} ${method}`);
     client.send(inDialog('ACK', 1), sip.port, '127.0.0.1');
+    // The caller's first RTP packet, from its host: our media go on past their first few.
+    const media = Number(/^m=audio (\d+)/m.exec(ok)?.[1]);
+    const rtp = writeRtp(
+      { payloadType: 0, marker: true, sequence: 1, timestamp: 0, ssrc: 9 },
+      new Uint8Array(160).fill(0xff),
+    );
+    client.send(rtp, media, '127.0.0.1');
     return { line, inDialog };
   }
 
