@@ -17,6 +17,7 @@ const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<voi
   { name: 'call-writes', load: () => import('./call-writes.js') },
   { name: 'security', load: () => import('./security.js') },
   { name: 'sip', load: () => import('./sip.js') },
+  { name: 'sip-security', load: () => import('./sip-security.js') },
 ];
 
 for (const suite of suites) {

@@ -213,7 +213,8 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
       onRegister: options.clients
         ? (request, peer) => (registrar as Registrar).register(request, peer)
         : undefined,
-      onWarning: (message, peer) => warn(message, { peer: `${peer.transport}:${peer.address}:${peer.port}` }),
+      onWarning: (message, peer) =>
+        warn(message, peer ? { peer: `${peer.transport}:${peer.address}:${peer.port}` } : {}),
       onInvite(server) {
         const refusal = options.admit?.();
         if (refusal !== undefined) {

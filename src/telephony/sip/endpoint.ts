@@ -11,6 +11,7 @@ import type { NonInviteServerTransaction } from './transactions/non-invite-serve
 import { openSipTransport, type SipPeer } from './transport.js';
 import { UacInvite, type UacInviteRequest } from './uac-invite.js';
 import { UasInvite } from './uas-invite.js';
+import { WarnSampler } from './warn-sampler.js';
 
 /** Options of `openSipEndpoint`. */
 export interface SipEndpointOptions {
@@ -35,8 +36,8 @@ export interface SipEndpointOptions {
   onRegister?(request: SipRequest, peer: SipPeer): SipResponse;
   /** A new call: answer it, reject it or let it ring. */
   onInvite(call: UasInvite): void;
-  /** Bytes that were no SIP message, or a refused request (for logs). */
-  onWarning?(message: string, peer: SipPeer): void;
+  /** Bytes that were no SIP message, or a refused request (for logs); no peer for a count of those left out. */
+  onWarning?(message: string, peer: SipPeer | undefined): void;
 }
 
 /** A listening SIP user agent: answers INVITEs and places its own. */
@@ -69,7 +70,12 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
     acceptsFrom: options.acceptsFrom,
     now: () => timers.now(),
   });
-  const warn = (message: string, peer: SipPeer) => options.onWarning?.(message, peer);
+  // Refusals and junk a flood sends are logged a few at a time (a count of the rest follows).
+  const sampler = new WarnSampler(
+    () => timers.now(),
+    (message, detail) => options.onWarning?.(message, detail.peer as SipPeer | undefined),
+  );
+  const warn = (message: string, peer: SipPeer, kind = message) => sampler.warn(kind, message, { peer });
   /** The inbound calls by their INVITE's transaction, for the CANCELs that find it. */
   const inbound = new WeakMap<InviteServerTransaction, UasInvite>();
 
@@ -182,7 +188,7 @@ export async function openSipEndpoint(options: SipEndpointOptions): Promise<SipE
     {
       message: (message, peer) => transactions.receive(message, peer),
       invalid(error, peer, raw) {
-        warn(`unreadable SIP message: ${error.message}`, peer);
+        warn(`unreadable SIP message: ${error.message}`, peer, 'unreadable SIP message');
         // A request that can be answered gets the error status; anything else is dropped.
         const response = errorResponseOf(raw, error);
         if (response) transactions.sendStateless(response, peer);

@@ -307,6 +307,16 @@ describe('non-INVITE server transaction (RFC 3261 17.2.2)', () => {
     expect(s.handed).toHaveLength(2);
   });
 
+  it('replays the answer only to its source: the same branch from elsewhere is a new request', () => {
+    const s = serverSide();
+    const options = requestOf('OPTIONS', 'j3');
+    s.deliver(options);
+    s.handed[0].respond(responseTo(options, 200));
+    s.deliver(options, { ...PEER, address: '10.0.0.9' });
+    expect(s.handed).toHaveLength(2);
+    expect(s.sentStatuses()).toEqual([200]);
+  });
+
   it('replays the answer only to the same request: another CSeq method on the branch is another transaction', () => {
     const s = serverSide();
     s.deliver(requestOf('OPTIONS', 'j2'));

@@ -66,7 +66,10 @@ export class TransactionLayer {
       return;
     }
     const request = message;
-    const key = serverKeyOf(request);
+    // Keyed by source too: a copy of another's branch from elsewhere gets no replayed answer
+    // (nor its headers) before the allow list has seen it.
+    const from = `|${peer.transport}:${peer.address}:${peer.port}`;
+    const key = serverKeyOf(request) + from;
     const known = this.servers.get(key);
     if (known) {
       known.receive(request);
@@ -85,7 +88,7 @@ export class TransactionLayer {
     const transaction = new NonInviteServerTransaction(request, peer, this.io(this.servers, key, peer));
     this.servers.set(key, transaction);
     if (request.method === 'CANCEL') {
-      const invite = this.servers.get(serverKeyOf(request, 'INVITE'));
+      const invite = this.servers.get(serverKeyOf(request, 'INVITE') + from);
       this.user.cancel(transaction, invite instanceof InviteServerTransaction ? invite : undefined);
       return;
     }
