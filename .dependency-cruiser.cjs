@@ -30,7 +30,7 @@ const engineLayerRules = order.slice(0, -1).map((layer, i) => ({
  * only the ones before it.
  */
 const sip = {
-  messages: '^src/telephony/sip/(message|address|digest|sdp|timers|responses|requests|rate-limit|source-key|warn-sampler)[.]ts$',
+  messages: '^src/telephony/sip/(message|address|digest|sdp|timers|responses|requests|rate-limit|source-key|warn-sampler|address-scope)[.]ts$',
   transport: '^src/telephony/sip/transport[.]ts$',
   transactions: '^src/telephony/sip/transactions/',
   dialogs: '^src/telephony/sip/(dialog|dialogs|in-dialog)[.]ts$',

@@ -297,20 +297,27 @@ export class SipCall implements MediaCall {
   }
 
   /**
-   * A re-offer of the far end (re-INVITE or UPDATE with SDP: hold, resume, a new address): the
-   * codec stays the one first chosen (an offer without it gets 488); the address and direction
-   * follow the new offer, where the policy lets the media go.
+   * A re-offer of the far end (re-INVITE or UPDATE with SDP: hold, resume, a new address, a
+   * codec): the call's codec stays while it is offered, else the first offered G.711 one; the
+   * address and direction follow the new offer, where the policy lets the media go.
    */
   private reoffer(sdp: string): string | null {
-    const next = negotiate(sdp);
-    if ('status' in next || !this.channel || this.finished || next.codec !== this.negotiated.codec)
-      return null;
+    const next = negotiate(sdp, this.negotiated.codec);
+    if ('status' in next || !this.channel || this.finished) return null;
     const address = next.remote?.address;
     if (address !== undefined && !this.allowsMedia(address)) return null;
-    this.negotiated = { ...next, payloadType: this.negotiated.payloadType };
+    // The same codec keeps its payload type; another G.711 one (the current one not offered
+    // again) is switched to, RFC 3264 section 8.3.2.
+    const switched = next.codec !== this.negotiated.codec;
+    this.negotiated = switched ? next : { ...next, payloadType: this.negotiated.payloadType };
     this.remoteSdp = sdp;
     this.local.version += 1;
-    this.channel.update(this.path());
+    this.channel.update(
+      this.path(),
+      switched
+        ? { codec: next.codec, payloadType: next.payloadType, dtmfPayloadType: next.dtmfPayloadType }
+        : undefined,
+    );
     return this.sdpFor(this.negotiated, this.channel.port);
   }
 }

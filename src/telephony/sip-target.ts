@@ -1,6 +1,7 @@
 import type { SipHeaders as EngineSipHeaders } from '../engine/params.js';
 import type { DialFailure } from '../engine/ports/telephony.js';
 import { parseSipUri } from './sip/address.js';
+import { isPrivateAddress } from './sip/address-scope.js';
 import type { SipHeaders } from './sip/message.js';
 
 /** Where an outgoing INVITE goes. */
@@ -77,4 +78,21 @@ export function dialFailureOf(status: number): DialFailure {
   if (status === 408 || status === 480) return 'no-answer';
   if (status === 487) return 'canceled';
   return 'failed';
+}
+
+/**
+ * Where a call to a registered client goes: its Contact, or, when the Contact names a private
+ * address other than the one its REGISTER came from (a softphone behind NAT), that source (the
+ * flow the NAT keeps open, as Kamailio's `fix_nated_register` and RFC 5626 do). The Request-URI
+ * stays the Contact.
+ */
+export function bindingTargetOf(binding: { contact: string; source: string }): SipTarget | { error: string } {
+  const target = sipTargetOf(binding.contact, { userless: true });
+  if ('error' in target) return target;
+  const at = binding.source.lastIndexOf(':');
+  const address = binding.source.slice(0, at).replace(/^\[|\]$/g, '');
+  const port = Number(binding.source.slice(at + 1));
+  if (at <= 0 || !Number.isInteger(port) || !isPrivateAddress(target.host) || target.host === address)
+    return target;
+  return { ...target, host: address, port };
 }

@@ -20,7 +20,7 @@ import type { UacInvite } from './sip/uac-invite.js';
 import { type RtpTimeouts, SipCall } from './sip-call.js';
 import { SipCallLine } from './sip-line.js';
 import { SipConferenceMixer } from './sip-room.js';
-import { dialFailureOf, fromUserOf, inviteHeadersOf, sipTargetOf } from './sip-target.js';
+import { bindingTargetOf, dialFailureOf, fromUserOf, inviteHeadersOf, sipTargetOf } from './sip-target.js';
 import { isTrunkNumber, type SipTrunk, trunkTargetOf } from './sip-trunk.js';
 import type { TextToSpeech } from './tts/port.js';
 
@@ -128,7 +128,7 @@ export class SipTelephony implements Telephony {
     const target =
       client !== undefined
         ? binding
-          ? sipTargetOf(binding.contact, { userless: true })
+          ? bindingTargetOf(binding)
           : { error: `client '${client.slice(0, 40)}' of this account is not registered` }
         : sipTargetOf(trunk ? trunkTargetOf(request.to, trunk) : request.to);
     const credentials =

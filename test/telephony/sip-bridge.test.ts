@@ -41,7 +41,7 @@ async function keyEar(payloadType: number) {
       );
     }
     if (rtp?.payloadType !== payloadType) return;
-    const key = receiver.receive(rtp.ssrc, rtp.timestamp, rtp.payload);
+    const key = receiver.receive(rtp.ssrc, rtp.timestamp, rtp.payload, performance.now());
     if (key) keys.push({ key, at: performance.now() });
   });
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  bindingTargetOf,
   CUSTOM_HEADER_LIMITS,
   dialFailureOf,
   fromUserOf,
@@ -67,5 +68,29 @@ describe('outgoing SIP targets', () => {
       'failed',
       'failed',
     ]);
+  });
+});
+
+describe('bindingTargetOf', () => {
+  it("calls a softphone behind NAT at its REGISTER's source, its Contact as the Request-URI", () => {
+    expect(bindingTargetOf({ contact: 'sip:alice@192.168.1.20:5062', source: '203.0.113.7:41234' })).toEqual({
+      uri: 'sip:alice@192.168.1.20:5062',
+      host: '203.0.113.7',
+      port: 41234,
+      transport: 'udp',
+    });
+  });
+
+  it('keeps a Contact that is public, or that names the source itself', () => {
+    expect(
+      bindingTargetOf({ contact: 'sip:alice@198.51.100.3:5060', source: '203.0.113.7:41234' }),
+    ).toMatchObject({
+      host: '198.51.100.3',
+      port: 5060,
+    });
+    expect(bindingTargetOf({ contact: 'sip:alice@10.0.0.5:5060', source: '10.0.0.5:5060' })).toMatchObject({
+      host: '10.0.0.5',
+      port: 5060,
+    });
   });
 });

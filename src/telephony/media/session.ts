@@ -443,7 +443,7 @@ export class MediaSession {
     }
     if (!this.path.receive) return;
     if (rtp.payloadType === this.dtmfPayloadType) {
-      const key = this.dtmf.receive(rtp.ssrc, rtp.timestamp, rtp.payload);
+      const key = this.dtmf.receive(rtp.ssrc, rtp.timestamp, rtp.payload, now);
       if (key) this.emit({ type: 'digit', id: this.id, key });
       return;
     }

@@ -1,4 +1,5 @@
 import { formatNameAddr, parseNameAddr, parseSipUri } from './address.js';
+import { isPrivateAddress } from './address-scope.js';
 import { answerOtherInDialog } from './in-dialog.js';
 import {
   cseqOf,
@@ -121,24 +122,38 @@ export class Dialog {
     const from = parseNameAddr(headerOf(invite.headers, 'from') ?? '');
     const to = parseNameAddr(headerOf(invite.headers, 'to') ?? '');
     const target = parseNameAddr(headerOf(invite.headers, 'contact') ?? '');
-    return new Dialog(
-      {
-        role: 'uas',
-        callId: headerOf(invite.headers, 'call-id') ?? '',
-        localTag,
-        remoteTag: from?.params.tag ?? '',
-        local: to ? formatNameAddr({ ...to, params: { ...to.params, tag: localTag } }) : '',
-        remote: headerOf(invite.headers, 'from') ?? '',
-        remoteTarget: target?.uri ?? from?.uri ?? '',
-        routeSet: headersOf(invite.headers, 'record-route'),
-        localSeq: Math.floor(Math.random() * 10_000) + 1,
-        remoteSeq: cseqOf(invite).seq,
-        contact,
-        confirmed: false,
-      },
-      peer,
-      stack,
+    return Dialog.behindNat(
+      new Dialog(
+        {
+          role: 'uas',
+          callId: headerOf(invite.headers, 'call-id') ?? '',
+          localTag,
+          remoteTag: from?.params.tag ?? '',
+          local: to ? formatNameAddr({ ...to, params: { ...to.params, tag: localTag } }) : '',
+          remote: headerOf(invite.headers, 'from') ?? '',
+          remoteTarget: target?.uri ?? from?.uri ?? '',
+          routeSet: headersOf(invite.headers, 'record-route'),
+          localSeq: Math.floor(Math.random() * 10_000) + 1,
+          remoteSeq: cseqOf(invite).seq,
+          contact,
+          confirmed: false,
+        },
+        peer,
+        stack,
+      ),
     );
+  }
+
+  /**
+   * A far end whose Contact names a private address other than the one its messages come from
+   * is behind a NAT: with no proxy in the route set, our requests go to where it sends from (its
+   * flow), as Kamailio's `fix_nated_contact` and Asterisk's `rewrite_contact` do.
+   */
+  private static behindNat(dialog: Dialog): Dialog {
+    if (dialog.routeSet.length > 0) return dialog;
+    const host = parseSipUri(dialog.remoteTarget)?.host ?? '';
+    if (isPrivateAddress(host) && host !== dialog.peer.address) dialog.pinnedPeer = dialog.peer;
+    return dialog;
   }
 
   /** The dialog of an INVITE of ours that `ok` (a 2xx) answered (UAC). */
@@ -151,23 +166,25 @@ export class Dialog {
   ): Dialog {
     const to = headerOf(ok.headers, 'to') ?? '';
     const target = parseNameAddr(headerOf(ok.headers, 'contact') ?? '');
-    return new Dialog(
-      {
-        role: 'uac',
-        callId: headerOf(invite.headers, 'call-id') ?? '',
-        localTag,
-        remoteTag: parseNameAddr(to)?.params.tag ?? '',
-        local: headerOf(invite.headers, 'from') ?? '',
-        remote: to,
-        remoteTarget: target?.uri ?? invite.uri,
-        routeSet: headersOf(ok.headers, 'record-route').reverse(),
-        localSeq: cseqOf(invite).seq,
-        remoteSeq: 0,
-        contact: headerOf(invite.headers, 'contact') ?? '',
-        confirmed: true,
-      },
-      peer,
-      stack,
+    return Dialog.behindNat(
+      new Dialog(
+        {
+          role: 'uac',
+          callId: headerOf(invite.headers, 'call-id') ?? '',
+          localTag,
+          remoteTag: parseNameAddr(to)?.params.tag ?? '',
+          local: headerOf(invite.headers, 'from') ?? '',
+          remote: to,
+          remoteTarget: target?.uri ?? invite.uri,
+          routeSet: headersOf(ok.headers, 'record-route').reverse(),
+          localSeq: cseqOf(invite).seq,
+          remoteSeq: 0,
+          contact: headerOf(invite.headers, 'contact') ?? '',
+          confirmed: true,
+        },
+        peer,
+        stack,
+      ),
     );
   }
 

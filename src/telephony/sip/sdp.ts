@@ -45,9 +45,10 @@ function directionOf(value: string | undefined): Direction | undefined {
 
 /**
  * Chooses the caller's first G.711 codec of the first audio stream (RFC 3264: the answer keeps
- * the offer's order), notes telephone-event and follows the offered direction.
+ * the offer's order), or `prefer` when it is offered at all (a re-offer keeps the call's codec),
+ * notes telephone-event and follows the offered direction.
  */
-export function negotiate(offer: string): Negotiated | OfferRefusal {
+export function negotiate(offer: string, prefer?: Codec): Negotiated | OfferRefusal {
   let session: sdpTransform.SessionDescription;
   try {
     session = sdpTransform.parse(offer);
@@ -70,7 +71,8 @@ export function negotiate(offer: string): Negotiated | OfferRefusal {
     const mapped = rtpmap.get(pt);
     const codec: Codec | undefined =
       mapped === 'PCMU/8000' ? 'PCMU' : mapped === 'PCMA/8000' ? 'PCMA' : mapped ? undefined : STATIC[pt];
-    if (codec && !chosen) chosen = { codec, payloadType: pt };
+    if (codec && (!chosen || (codec === prefer && chosen.codec !== prefer)))
+      chosen = { codec, payloadType: pt };
     if (mapped === 'TELEPHONE-EVENT/8000' && dtmfPayloadType === undefined) dtmfPayloadType = pt;
   }
   if (!chosen) return { status: 488, reason: 'no G.711 codec (PCMU or PCMA) offered' };

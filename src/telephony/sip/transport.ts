@@ -34,6 +34,12 @@ export interface SipTransport {
 
 const key = (address: string, port: number): string => `${address}|${port}`;
 
+/** A datagram of CR and LF only: a keep-alive. */
+function isKeepAlive(data: Buffer): boolean {
+  for (const byte of data) if (byte !== 13 && byte !== 10) return false;
+  return true;
+}
+
 /** Limits on the TCP connections others open to us. */
 export interface TcpLimits {
   /** A connection that completes no message (nor a CRLF keep-alive) for this long is closed, ms. Default 32 s. */
@@ -115,8 +121,8 @@ async function openOn(
     handlers.message(message, peer);
   };
   udp.on('message', (data, rinfo) => {
-    // Keep-alives (CRLF) and stray bytes are not messages.
-    if (data.length < 4) return;
+    // Keep-alives (CRLF, RFC 5626 section 4.4.1) and stray bytes are not messages, nor worth a log line.
+    if (data.length < 4 || isKeepAlive(data)) return;
     deliver(data, { transport: 'udp', address: rinfo.address, port: rinfo.port });
   });
   udp.on('error', () => {});
@@ -175,12 +181,14 @@ async function openOn(
       pending = Buffer.concat([pending, chunk]);
       for (;;) {
         // Keep-alive CRLFs between messages.
-        let alive = false;
+        let pairs = 0;
         while (pending.length >= 2 && pending[0] === 13 && pending[1] === 10) {
           pending = pending.subarray(2);
-          alive = true;
+          pairs++;
         }
-        if (alive) watch();
+        if (pairs > 0) watch();
+        // A double-CRLF ping gets its CRLF pong (RFC 5626 section 4.4.1).
+        if (pairs >= 2 && pending.length === 0) socket.write('\r\n');
         const end = pending.indexOf('\r\n\r\n');
         if (end < 0) {
           if (pending.length > SIP_LIMITS.messageBytes) socket.destroy();

@@ -54,7 +54,7 @@ describe('sending keys', () => {
     for (let i = 1; i < all.length; i++) expect(all[i].sequence).toBe((all[i - 1].sequence + 1) & 0xffff);
     const events = all.map((p, tick) => ({ ...p, tick })).filter((p) => p.payloadType === 96);
     const receiver = new DtmfReceiver();
-    const heard = events.flatMap((p) => receiver.receive(p.ssrc, p.timestamp, p.payload) ?? []);
+    const heard = events.flatMap((p) => receiver.receive(p.ssrc, p.timestamp, p.payload, 0) ?? []);
     expect(heard).toEqual(['1', '#']);
     // Each key: 7 packets on one timestamp, the first marked, the last three ending it.
     const first = events.filter((p) => p.timestamp === events[0].timestamp);

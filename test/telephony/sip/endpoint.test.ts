@@ -224,4 +224,27 @@ describe('SIP endpoint', () => {
     line.end('completed');
     expect(await receive(/^BYE /)).toMatch(/Call-ID: c7@test/);
   });
+
+  it('takes a re-offer listing the call codec after another (8 0 101: PCMU kept), and switches to PCMA when PCMU is gone', async () => {
+    const { line, inDialog } = await answeredCall('c9');
+    const reoffer = (cseq: number, payloads: string) =>
+      exchange(
+        inDialog(
+          'INVITE',
+          cseq,
+          SDP.replace('RTP/AVP 0', `RTP/AVP ${payloads}`).concat('a=rtpmap:101 telephone-event/8000\r\n'),
+        ),
+        /^SIP\/2\.0 (200|488)/,
+      );
+    const kept = await reoffer(2, '8 0 101');
+    expect(kept).toMatch(/^SIP\/2\.0 200/);
+    expect(kept).toMatch(/^m=audio \d+ RTP\/AVP 0 101/m);
+    client.send(inDialog('ACK', 2), sip.port, '127.0.0.1');
+    const switched = await reoffer(3, '8 101');
+    expect(switched).toMatch(/^SIP\/2\.0 200/);
+    expect(switched).toMatch(/^m=audio \d+ RTP\/AVP 8 101/m);
+    client.send(inDialog('ACK', 3), sip.port, '127.0.0.1');
+    line.end('completed');
+    expect(await receive(/^BYE /)).toMatch(/Call-ID: c9@test/);
+  });
 });

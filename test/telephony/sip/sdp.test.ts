@@ -22,6 +22,11 @@ describe('SDP offer/answer', () => {
     expect(n).toMatchObject({ remote: { address: '127.0.0.1', port: 6000 }, direction: 'sendrecv' });
   });
 
+  it('keeps a preferred codec when it is offered at all, else takes the first G.711 one', () => {
+    expect(negotiate(offer('8 0 101'), 'PCMU')).toMatchObject({ codec: 'PCMU', payloadType: 0 });
+    expect(negotiate(offer('8 101'), 'PCMU')).toMatchObject({ codec: 'PCMA', payloadType: 8 });
+  });
+
   it('answers 488 without G.711 and 400 for no SDP at all', () => {
     expect(negotiate(offer('18 3'))).toMatchObject({ status: 488 });
     expect(negotiate('garbage')).toMatchObject({ status: 400 });

@@ -176,4 +176,22 @@ describe('per-source limits of the SIP endpoint', () => {
     expect(sip.stats().keptBytes).toBeLessThanOrEqual(100_000);
     expect(sip.stats().keptBytes).toBeGreaterThan(0);
   });
+
+  it('answers a TCP double-CRLF keep-alive with a CRLF, and takes UDP ones silently (RFC 5626 4.4.1)', async () => {
+    const warnings: string[] = [];
+    const sip = await open({ onWarning: (message) => warnings.push(message) });
+    const udp = await udpPeer('127.0.0.1');
+    closers.push(() => udp.socket.close());
+    udp.send('\r\n\r\n', sip.port);
+    const socket = net.connect({ port: sip.port, host: '127.0.0.1' });
+    closers.push(() => socket.destroy());
+    const pong = await new Promise<string>((resolve) => {
+      socket.once('data', (data) => resolve(data.toString('latin1')));
+      socket.once('connect', () => socket.write('\r\n\r\n'));
+    });
+    expect(pong).toBe('\r\n');
+    // The UDP one came first: had it been taken for a message, its warning would be here by now.
+    expect(warnings).toEqual([]);
+    expect(udp.inbox).toEqual([]);
+  });
 });

@@ -116,4 +116,39 @@ describe('an inbound INVITE (UAS) over the transaction layer', () => {
     expect(statuses().at(-1)).toBe('200 5 BYE');
     expect(events).toEqual(['confirmed', 'digit 5', 'ended bye']);
   });
+
+  it("notes the caller's source on its Via (rport, received) for every answer (RFC 3581)", () => {
+    const { stack } = inbound();
+    const via = headerOf(stack.responses()[0].headers, 'via') ?? '';
+    expect(via).toBe('SIP/2.0/UDP 127.0.0.1:5070;branch=z9hG4bKin1;rport=5070;received=127.0.0.1');
+  });
+
+  it('sends its requests to a caller behind NAT where it sends from, not to its private Contact', () => {
+    const phone = { transport: 'udp' as const, address: '203.0.113.7', port: 41234 };
+    const calls: UasInvite[] = [];
+    const nat = testStack({
+      request: (t) => {
+        const negotiated = negotiate(t.request.body);
+        if (!('status' in negotiated))
+          calls.push(new UasInvite(t as InviteServerTransaction, negotiated, nat.dialogs));
+      },
+      ack: (request) => nat.dialogs.find(request)?.ack(request),
+    });
+    const invite = requestOf('INVITE', 'nat1', { body: PCMU_OFFER });
+    invite.headers = invite.headers.map(([n, v]) => [
+      n,
+      n === 'contact' ? '<sip:alice@192.168.1.20:5062>' : v,
+    ]);
+    invite.headers.push(['content-type', 'application/sdp']);
+    nat.deliver(invite, phone);
+    const call = calls[0];
+    call.answer('v=0\r\n');
+    const ack = requestOf('ACK', 'nat1ack', { toTag: call.localTag });
+    ack.headers = ack.headers.map(([n, v]) => [n, n === 'call-id' ? call.callId : v]);
+    nat.deliver(ack, phone);
+    call.hangup();
+    const bye = nat.wire.find((w) => w.message.kind === 'request' && w.message.method === 'BYE');
+    expect(bye?.peer).toEqual(phone);
+    expect(bye?.message.kind === 'request' && bye.message.uri).toBe('sip:alice@192.168.1.20:5062');
+  });
 });

@@ -3,7 +3,7 @@ import type { SipTimers } from '../timers.js';
 import type { SipPeer } from '../transport.js';
 import { InviteClientTransaction, type InviteClientUser } from './invite-client.js';
 import { InviteServerTransaction } from './invite-server.js';
-import { clientKeyOf, serverKeyOf } from './matching.js';
+import { clientKeyOf, serverKeyOf, stampVia } from './matching.js';
 import { NonInviteClientTransaction, type NonInviteClientUser } from './non-invite-client.js';
 import { NonInviteServerTransaction } from './non-invite-server.js';
 import type { TransactionIo } from './timed.js';
@@ -66,6 +66,7 @@ export class TransactionLayer {
       return;
     }
     const request = message;
+    stampVia(request, peer);
     // Keyed by source too: a copy of another's branch from elsewhere gets no replayed answer
     // (nor its headers) before the allow list has seen it.
     const from = `|${peer.transport}:${peer.address}:${peer.port}`;

@@ -7,6 +7,7 @@
  */
 import { parseNameAddr } from '../address.js';
 import { headerOf, type SipMessage, type SipRequest } from '../message.js';
+import type { SipPeer } from '../transport.js';
 
 /** The branch of a message's top Via ('' when it has none). */
 export function branchOf(message: SipMessage): string {
@@ -43,4 +44,22 @@ export function serverKeyOf(request: SipRequest, as: string = request.method): s
   const seq = /^\s*(\d+)/.exec(headerOf(request.headers, 'cseq') ?? '')?.[1] ?? '';
   const via = (headerOf(request.headers, 'via') ?? '').toLowerCase();
   return `2543|${request.uri}|${headerOf(request.headers, 'call-id') ?? ''}|${fromTag}|${seq}|${via}|${method}`;
+}
+
+/**
+ * Notes on a request's top Via where it came from, for its responses to go back there: `received`
+ * when the sent-by host is not the source address (RFC 3261 section 18.2.1), and with an empty
+ * `rport` both `rport=<port>` and `received` (RFC 3581 section 4), as NATs need.
+ */
+export function stampVia(request: SipRequest, peer: SipPeer): void {
+  const at = request.headers.findIndex(([name]) => name === 'via');
+  if (at < 0) return;
+  let via = request.headers[at][1];
+  const host = /^SIP\s*\/\s*2\.0\s*\/\s*[A-Za-z]+\s+(\[[^\]]+\]|[^;:\s]+)/i
+    .exec(via)?.[1]
+    ?.replace(/^\[|\]$/g, '');
+  const wantsPort = /;\s*rport(?=\s*(;|$))/i.test(via);
+  if (wantsPort) via = via.replace(/;\s*rport(?=\s*(;|$))/i, `;rport=${peer.port}`);
+  if ((wantsPort || host !== peer.address) && !/;\s*received=/i.test(via)) via += `;received=${peer.address}`;
+  request.headers[at] = ['via', via];
 }
