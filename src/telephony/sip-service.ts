@@ -92,6 +92,12 @@ export interface SipServiceOptions {
    */
   clientDialOut?: readonly string[];
   /**
+   * Digest algorithms clients are challenged with, in order: `['SHA-256', 'MD5']` offers
+   * SHA-256 first (RFC 8760). Default `['MD5']` (SIPp and many softphones answer only the first
+   * challenge and only MD5).
+   */
+  digestAlgorithms?: ReadonlyArray<'SHA-256' | 'MD5'>;
+  /**
    * How long a call may go without RTP from its far end before it is ended with a BYE: while
    * the far end should be sending (default 60 s), and while it holds the call (default 3600 s);
    * 0 turns either off.
@@ -291,6 +297,7 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
   if (options.clients)
     registrar = new Registrar(options.clients, endpoint.publicAddress, {
       now: () => timers.now(),
+      algorithms: options.digestAlgorithms,
       onNewSource: (login, binding, previous) =>
         warn('SIP client registered from a new source', {
           login,

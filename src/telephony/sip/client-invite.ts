@@ -36,7 +36,9 @@ export function authorizeClientInvite(
       kind: 'refuse',
       status: 407,
       reason: 'Proxy Authentication Required',
-      headers: [['proxy-authenticate', registrar.challengeHeader(checked.stale)]],
+      headers: registrar
+        .challengeHeaders(checked.stale)
+        .map((h): [string, string] => ['proxy-authenticate', h]),
     };
   }
   if ('status' in checked) return { kind: 'refuse', status: checked.status, reason: checked.reason };

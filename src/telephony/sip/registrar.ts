@@ -44,6 +44,12 @@ export interface RegistrarOptions {
   v6Prefix?: number;
   /** Accept digest answers without `qop` (RFC 2069). Default false: refused with 403. */
   acceptQopless?: boolean;
+  /**
+   * Digest algorithms challenged with, in order (one challenge each): `['SHA-256', 'MD5']`
+   * offers SHA-256 first (RFC 8760). Default `['MD5']`: SIPp and older softphones answer the
+   * first challenge they read and speak MD5 only. Answers of either algorithm are checked.
+   */
+  algorithms?: ReadonlyArray<'SHA-256' | 'MD5'>;
   /** A client's binding now comes from a source it was not bound from before (for logs). */
   onNewSource?(login: string, binding: SipBinding, previous: SipBinding | undefined): void;
 }
@@ -132,8 +138,10 @@ export class Registrar {
     const client = clients[0];
     const qop = p.qop?.toLowerCase();
     const qopAllowed = qop === 'auth' || (qop === undefined && this.options.acceptQopless === true);
-    if (!qopAllowed || (p.algorithm ?? 'MD5').toUpperCase() !== 'MD5') return refused(403);
+    const algorithm = (p.algorithm ?? 'MD5').toUpperCase();
+    if (!qopAllowed || (algorithm !== 'MD5' && algorithm !== 'SHA-256')) return refused(403);
     const expected = digestResponse({
+      algorithm,
       username: login,
       realm: this.realm,
       password: client.password,
@@ -156,12 +164,17 @@ export class Registrar {
     return { client };
   }
 
-  /** A digest challenge with a fresh nonce (the `WWW-Authenticate` or `Proxy-Authenticate` value). */
-  challengeHeader(stale: boolean): string {
+  /**
+   * Digest challenges on a fresh nonce (the `WWW-Authenticate` or `Proxy-Authenticate` values),
+   * one per algorithm offered, SHA-256 first when it is (RFC 8760 section 3).
+   */
+  challengeHeaders(stale: boolean): string[] {
     const nonce = this.nonces.issue();
-    const params: Record<string, string> = { realm: this.realm, nonce, qop: 'auth', algorithm: 'MD5' };
-    if (stale) params.stale = 'TRUE';
-    return formatDigest({ scheme: 'Digest', params });
+    return (this.options.algorithms ?? ['MD5']).map((algorithm) => {
+      const params: Record<string, string> = { realm: this.realm, nonce, qop: 'auth', algorithm };
+      if (stale) params.stale = 'TRUE';
+      return formatDigest({ scheme: 'Digest', params });
+    });
   }
 
   /** Forgets expired bindings, nonce counts and failures. */
@@ -173,11 +186,10 @@ export class Registrar {
   }
 
   private challenge(request: SipRequest, stale: boolean): SipResponse {
-    const header = this.challengeHeader(stale);
     return responseTo(request, 401, {
       reason: 'Unauthorized',
       toTag: randomBytes(4).toString('hex'),
-      headers: [['www-authenticate', header]],
+      headers: this.challengeHeaders(stale).map((header): [string, string] => ['www-authenticate', header]),
     });
   }
 

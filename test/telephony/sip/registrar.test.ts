@@ -196,4 +196,29 @@ describe('registrar', () => {
     expect(seen).toEqual(['alice 192.0.2.5:5070 -', 'alice 203.0.113.66:5070 192.0.2.5:5070']);
     expect(watched.registrations()).toMatchObject([{ login: 'alice', source: '203.0.113.66:5070' }]);
   });
+
+  it('challenges with SHA-256 first and MD5 when both are offered (RFC 8760), and takes either answer', () => {
+    const both = new Registrar(
+      { clientsOf: (l) => (l === 'alice' ? [{ accountSid: 'AC1', password: 'pw' }] : []) },
+      '127.0.0.1',
+      {
+        now: () => now,
+        algorithms: ['SHA-256', 'MD5'],
+      },
+    );
+    for (const pick of [0, 1]) {
+      const challenge = both.register(register('alice', '<sip:alice@10.0.0.5>', '60'), peer);
+      const offered = challenge.headers.filter(([n]) => n === 'www-authenticate').map(([, v]) => v);
+      expect(offered.map((h) => parseDigest(h)?.params.algorithm)).toEqual(['SHA-256', 'MD5']);
+      const authorization = authorizationFor(
+        offered[pick],
+        { username: 'alice', password: 'pw' },
+        'REGISTER',
+        'sip:127.0.0.1',
+      );
+      expect(both.register(register('alice', '<sip:alice@10.0.0.5>', '60', authorization), peer).status).toBe(
+        200,
+      );
+    }
+  });
 });
