@@ -53,6 +53,8 @@ export class SipCall implements MediaCall {
   onFinished: (() => void) | undefined;
   /** The call was ended for want of RTP (for logs). */
   onRtpTimeout: ((seconds: number) => void) | undefined;
+  /** Its RTP could not be sent (for logs: the caller may hear nothing). */
+  onSendFailed: ((reason: string) => void) | undefined;
 
   private constructor(
     private readonly signalling: UasInvite | UacInvite,
@@ -239,6 +241,7 @@ export class SipCall implements MediaCall {
   /** What the call hears of its media channel: keys, and RTP that stopped (the call ends, BYE). */
   private watch(channel: MediaChannel): void {
     channel.onDigit = (key) => this.onDigit?.(key);
+    channel.onSendFailed = (reason) => this.onSendFailed?.(reason);
     channel.onRtpTimeout = (seconds) => {
       if (this.finished) return;
       this.onRtpTimeout?.(seconds);

@@ -253,6 +253,12 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
         const call = SipCall.inbound(server, media, endpoint.publicAddress, { timers, rtpTimeouts });
         call.onRtpTimeout = (seconds) =>
           warn('SIP call ended: no RTP from the caller', { callId: server.callId, seconds });
+        call.onSendFailed = (reason) =>
+          warn('SIP call media cannot be sent: the caller may hear nothing', {
+            callId: server.callId,
+            reason,
+            remote: server.negotiated.remote?.address,
+          });
         const line = new SipCallLine(call, tts, (err) =>
           warn('SIP call media failed', {
             callId: server.callId,

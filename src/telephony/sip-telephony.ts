@@ -216,6 +216,8 @@ export class SipTelephony implements Telephony {
         });
         outbound.onRtpTimeout = (seconds) =>
           deps.warn('SIP call ended: no RTP from the callee', { callSid: sid, seconds });
+        outbound.onSendFailed = (reason) =>
+          deps.warn('SIP call media cannot be sent: the callee may hear nothing', { callSid: sid, reason });
         const line = new SipCallLine(outbound, deps.tts, (err) =>
           deps.warn('SIP call media failed', {
             callSid: sid,

@@ -162,6 +162,8 @@ export class MediaChannel {
   onDigit: ((key: string) => void) | undefined;
   /** No RTP came from the far end for the path's `rtpTimeoutMs` (`seconds` of quiet). */
   onRtpTimeout: ((seconds: number) => void) | undefined;
+  /** The system refused to send this call's RTP (said once per call). */
+  onSendFailed: ((reason: string) => void) | undefined;
   private readonly plays = new Map<number, (stopped: boolean) => void>();
   private readonly records = new Map<number, (result: RecordResult) => void>();
   private isClosed = false;
@@ -271,6 +273,9 @@ export class MediaChannel {
         return;
       case 'rtp-timeout':
         this.onRtpTimeout?.(event.seconds);
+        return;
+      case 'send-failed':
+        this.onSendFailed?.(event.reason);
         return;
     }
   }

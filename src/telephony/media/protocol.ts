@@ -108,6 +108,8 @@ export type MediaEvent =
       silentMs: number;
     }
   | { type: 'digit'; id: number; key: string }
+  /** The system refused to send this call's RTP (the first time only): why. */
+  | { type: 'send-failed'; id: number; reason: string }
   /** No RTP came from the far end for `seconds` (the path's `rtpTimeoutMs`). */
   | { type: 'rtp-timeout'; id: number; seconds: number }
   | { type: 'stats'; stats: MediaStats }

@@ -123,6 +123,8 @@ export class MediaSession {
   private quietTicks = 0;
   private timeoutTicks = 0;
   private timedOut = false;
+  /** Called back after each send: says the first failure. */
+  private readonly sent: (err: Error | null) => void;
 
   constructor(
     command: OpenCommand,
@@ -138,6 +140,14 @@ export class MediaSession {
     this.setTimeout(command.rtpTimeoutMs);
     this.latchedFor = command.remote ?? undefined;
     this.silence = new Uint8Array(FRAME_SAMPLES).fill(SILENCE_BYTE[this.codec]);
+    // A send the system refuses (an IPv6 address on an IPv4 socket, no route) is told once;
+    // one callback for every send of the session, so that sending allocates nothing more.
+    let told = false;
+    this.sent = (err) => {
+      if (!err || told) return;
+      told = true;
+      this.emit({ type: 'send-failed', id: this.id, reason: err.message });
+    };
     socket.on('message', (packet, from) => {
       try {
         this.receive(packet, from);
@@ -328,7 +338,7 @@ export class MediaSession {
         this.marker = false;
       }
       this.sequence = (this.sequence + 1) & 0xffff;
-      this.socket.send(packet, remote.port, remote.address);
+      this.socket.send(packet, remote.port, remote.address, this.sent);
       this.totals.sent++;
     }
     this.timestamp = (this.timestamp + FRAME_SAMPLES) >>> 0;
