@@ -105,6 +105,14 @@ export interface SipServiceOptions {
   rtpTimeouts?: Partial<RtpTimeouts>;
   /** The time of SIP's retransmissions, transaction timers and glare retries. Default the real clock. */
   timers?: SipTimers;
+  /**
+   * A request refused before it became a call, for metrics (no call record is written for
+   * it): `unknown-number` (an INVITE to a number nobody routes, without clients), `challenged`
+   * (with clients, one to anything but a routed number and without credentials: a client's
+   * first try, or a scan), `auth` (a wrong answer, a lockout), `no-new-calls` (draining, or at
+   * the live-call limit).
+   */
+  onRefused?(reason: 'unknown-number' | 'challenged' | 'auth' | 'no-new-calls'): void;
   /** Warnings (refused requests, unreadable messages) and errors. */
   onWarning?(message: string, detail: Record<string, unknown>): void;
 }
@@ -225,6 +233,7 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
         const refusal = options.admit?.();
         if (refusal !== undefined) {
           warn('INVITE refused: no new calls now', { callId: server.callId, status: refusal });
+          options.onRefused?.('no-new-calls');
           server.reject(refusal);
           return;
         }
@@ -241,6 +250,7 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
           ? authorizeClientInvite(server, registrar, options.calls.hasNumber(to))
           : { kind: 'number' as const };
         if (placed.kind === 'refuse') {
+          options.onRefused?.(placed.status === 407 ? 'challenged' : 'auth');
           if (placed.status !== 407)
             warn('INVITE from a client refused', {
               callId: server.callId,
@@ -248,6 +258,13 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
               source: server.peer.address,
             });
           server.reject(placed.status, { reason: placed.reason, headers: placed.headers });
+          return;
+        }
+        // A number nobody routes: a scan or a wrong number, refused here without a call record
+        // (a scanner's thousands of tries would otherwise each leave one), counted instead.
+        if (placed.kind === 'number' && !options.calls.hasNumber(to)) {
+          options.onRefused?.('unknown-number');
+          server.reject(404);
           return;
         }
         const call = SipCall.inbound(server, media, endpoint.publicAddress, { timers, rtpTimeouts });

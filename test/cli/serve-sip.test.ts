@@ -175,7 +175,20 @@ describe('rcml serve --sip', () => {
         `127.0.0.1:${sipPort}`,
         { service: '+15550101', keys: { sinkport: 9, caller: '15558888' } },
       );
-      for (const result of await Promise.all([run.done, recorded.done])) {
+      // A scanner's INVITE to a number nobody routes: challenged (it could be a client's call),
+      // counted, no call record.
+      const probe = runSipp(
+        S.scenario(
+          'probe',
+          `${S.invite()}
+  <recv response="100" optional="true"/>
+  <recv response="407"/>
+${S.ackRefusal}`,
+        ),
+        `127.0.0.1:${sipPort}`,
+        { service: '15559999', keys: { sinkport: 9, caller: 'scanner' } },
+      );
+      for (const result of await Promise.all([run.done, recorded.done, probe.done])) {
         expect(result.code, result.messages.slice(-2000)).toBe(0);
       }
       const sid = /account sid: (AC[0-9a-f]{32})/.exec(serve.out())?.[1] as string;
@@ -209,6 +222,8 @@ describe('rcml serve --sip', () => {
       // Metrics and logs count SIP calls like any other.
       const metrics = await (await fetch(`${serve.url}/metrics`)).text();
       expect(metrics).toMatch(/rcml_calls_ended_total\{status="completed",direction="inbound"\} 2/);
+      expect(metrics).toMatch(/rcml_sip_refused_total\{reason="challenged"\} 1/);
+      expect(metrics).not.toMatch(/rcml_calls_ended_total\{status="failed"/);
       expect(serve.err()).toMatch(new RegExp(`"callSid":"${inboundSid}".*"msg":"call ended"`));
       const created = await fetch(`${serve.url}/platform/2012-04-24/Accounts/${sid}/Calls.json`, {
         method: 'POST',

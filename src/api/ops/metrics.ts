@@ -83,6 +83,8 @@ export interface PlatformMetrics {
   /** A store commit: how long it took and how many writes it carried. */
   storeWrite(seconds: number, batchSize: number): void;
   httpRequest(method: string, route: string, status: number): void;
+  /** A SIP request refused before it became a call (an unknown number, a limit, a challenge failed). */
+  sipRefused(reason: string): void;
 }
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -182,6 +184,13 @@ export function createPlatformMetrics(options: PlatformMetricsOptions = {}): Pla
     ['method', 'route', 'status'],
   );
 
+  const sipRefusals = fastCounter(
+    registers,
+    'rcml_sip_refused_total',
+    'SIP requests refused before they became calls (scans and probes among them), by reason.',
+    ['reason'],
+  );
+
   const webhookBy = cachedChildren(([k]) => webhookSeconds.labels(k as string));
   const waitBy = cachedChildren(([o]) => queueWaits.labels(o as string));
 
@@ -198,6 +207,7 @@ export function createPlatformMetrics(options: PlatformMetricsOptions = {}): Pla
       if (status === 0 || status >= 400) webhookFailures([String(status)]);
     },
     notification: (code) => notifications([code]),
+    sipRefused: (reason) => sipRefusals([reason]),
     queueSize: (queueSid, side, size) => {
       const key = `${queueSid} ${side}`;
       if (size > 0) queueSizes.set(key, size);

@@ -191,6 +191,7 @@ export function registerServe(program: Command): void {
           egress: egress.policy,
           ...sipPeerServiceOptions(options),
           clients,
+          onRefused: (reason) => ops.metrics?.sipRefused(reason),
           onWarning: (message, detail) => log.warn(detail, message),
         });
         sip = service;
