@@ -14,11 +14,20 @@ export class JitterBuffer {
   private heldPackets = 0;
   private heldSamples = 0;
   private primed = false;
+  private primeSamples: number;
 
   constructor(
-    private readonly primeSamples = 320,
+    primeSamples = 320,
     private readonly maxSamples = 480,
-  ) {}
+    /**
+     * Samples the prime grows by each time the buffer runs dry, up to `maxSamples` less a
+     * frame (0: fixed): a recording, whose latency does not matter, waits longer on a jittery
+     * line instead of cutting holes in it.
+     */
+    private readonly adaptSamples = 0,
+  ) {
+    this.primeSamples = primeSamples;
+  }
 
   /** A received packet's payload (copied). */
   push(sequence: number, payload: Uint8Array): void {
@@ -47,6 +56,8 @@ export class JitterBuffer {
     if (!this.primed || this.next === undefined) return undefined;
     if (this.heldPackets === 0) {
       this.primed = false;
+      if (this.adaptSamples > 0)
+        this.primeSamples = Math.min(this.primeSamples + this.adaptSamples, this.maxSamples - 160);
       return undefined;
     }
     const slot = this.next % SLOTS;

@@ -7,8 +7,10 @@ export const SILENCE_LEVEL = 160;
 
 /**
  * Records the far end in wall-clock time: every tick owes 20 ms (160 samples), paid with
- * packets from the jitter buffer (whatever their length) or with silence when it has none.
- * Says when to stop: at `maxMs`, or after `silenceMs` under the silence level.
+ * packets from the jitter buffer (whatever their length) or with silence when it has none. A
+ * single lost packet is concealed with the one before at half its level (packet loss
+ * concealment at its simplest); a longer gap is silence. Says when to stop: at `maxMs`, or
+ * after `silenceMs` under the silence level.
  */
 export class Recorder {
   private readonly chunks: Int16Array[] = [];
@@ -16,6 +18,8 @@ export class Recorder {
   private silentSamples = 0;
   private owed = 0;
   private lastSize = 160;
+  /** The last packet's audio, while the packet before this pull was no gap. */
+  private last: Int16Array | undefined;
 
   constructor(
     readonly record: number,
@@ -31,13 +35,19 @@ export class Recorder {
     while (this.owed > 0) {
       const packet = this.jitter.pull();
       if (packet === undefined) {
+        this.last = undefined;
         this.add(new Int16Array(this.owed));
         break;
       }
-      if (packet === null) this.add(new Int16Array(this.lastSize));
-      else {
+      if (packet === null) {
+        const before = this.last;
+        this.last = undefined;
+        this.add(before ? before.map((s) => s >> 1) : new Int16Array(this.lastSize));
+      } else {
         this.lastSize = packet.length;
-        this.add(decode(this.codec, packet));
+        const pcm = decode(this.codec, packet);
+        this.last = pcm;
+        this.add(pcm);
       }
     }
     if (this.samples >= this.maxMs * 8) return 'max-length';

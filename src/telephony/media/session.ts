@@ -39,6 +39,9 @@ const RELAY_BYTES = FRAME_SAMPLES * 3;
  * an INVITE naming a third party's address gets it no more than these (200 ms of audio).
  */
 export const UNPROVEN_PACKETS = 10;
+/** The jitter buffer of a recording: prime, most held and growth on each underrun, in samples. */
+const RECORD_JITTER = [480, 2560, 320] as const;
+
 /** Comfort noise (RFC 3389): a valid packet, though no audio. */
 const CN = 13;
 
@@ -189,7 +192,9 @@ export class MediaSession {
 
   record(record: number, maxMs: number, silenceMs: number): void {
     if (this.recorder) this.finishRecording('stopped');
-    this.jitter = new JitterBuffer();
+    // A recording may lag: 60 ms to start, growing by 40 ms each time the line runs dry, up to
+    // 300 ms, rather than the 40-60 ms of a relay (RECORD_JITTER).
+    this.jitter = new JitterBuffer(...RECORD_JITTER);
     this.recorder = new Recorder(record, maxMs, silenceMs, this.codec, this.jitter);
   }
 
