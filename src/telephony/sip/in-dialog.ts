@@ -12,7 +12,8 @@ export const ALLOWED_METHODS = 'INVITE, ACK, CANCEL, BYE, INFO, OPTIONS, UPDATE'
 /**
  * Answers an in-dialog request other than BYE, INVITE and UPDATE: INFO with 200 (its digit, if
  * any, to `digit`), OPTIONS with 200 and our methods, NOTIFY with 481 (we hold no subscription,
- * RFC 6665 section 4.1.3), anything else with 501.
+ * RFC 6665 section 4.1.3), a method we know but do not take (REFER, MESSAGE...) with 405 and
+ * our methods (RFC 3261 section 8.2.1), anything else with 501.
  */
 export function answerOtherInDialog(
   request: SipRequest,
@@ -33,9 +34,16 @@ export function answerOtherInDialog(
       send(responseTo(request, 481, { reason: 'Subscription Does Not Exist' }));
       return;
     default:
-      send(responseTo(request, 501));
+      send(
+        KNOWN_METHODS.has(request.method)
+          ? responseTo(request, 405, { headers: [['allow', ALLOWED_METHODS]] })
+          : responseTo(request, 501),
+      );
   }
 }
+
+/** Methods of SIP's extensions that we know of and do not take. */
+const KNOWN_METHODS = new Set(['REFER', 'SUBSCRIBE', 'MESSAGE', 'PRACK', 'PUBLISH', 'REGISTER']);
 
 const DTMF_KEYS = '0123456789*#ABCD';
 

@@ -56,10 +56,15 @@ describe('answerOtherInDialog', () => {
     expect(headerOf(responses[0]!.headers, 'allow')).toBe(ALLOWED_METHODS);
   });
 
-  it('answers a method it does not know with 501', () => {
-    const { responses, digits } = answer(request('MESSAGE', ['Content-Type: text/plain'], 'hi'));
+  it('answers a method it does not know with 501, and one it knows but does not take with 405 and Allow', () => {
+    const { responses, digits } = answer(request('FROBNICATE', ['Content-Type: text/plain'], 'hi'));
     expect(responses.map((r) => r.status)).toEqual([501]);
     expect(digits).toEqual([]);
+    for (const method of ['MESSAGE', 'REFER']) {
+      const known = answer(request(method, ['Content-Type: text/plain'], 'hi'));
+      expect(known.responses.map((r) => r.status)).toEqual([405]);
+      expect(headerOf(known.responses[0]!.headers, 'allow')).toBe(ALLOWED_METHODS);
+    }
   });
 });
 
