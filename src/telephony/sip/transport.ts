@@ -34,6 +34,9 @@ export interface SipTransport {
 
 const key = (address: string, port: number): string => `${address}|${port}`;
 
+/** Datagrams waiting in Node's queue for the socket's system buffer, at most. */
+export const UDP_QUEUE_LIMIT = 256;
+
 /** A datagram of CR and LF only: a keep-alive. */
 function isKeepAlive(data: Buffer): boolean {
   for (const byte of data) if (byte !== 13 && byte !== 10) return false;
@@ -226,6 +229,7 @@ async function openOn(
     throw err;
   });
   let closed = false;
+  let dropped = 0;
   return {
     host,
     port: bound,
@@ -234,6 +238,17 @@ async function openOn(
       if (closed) return;
       const bytes = serializeSipMessage(message);
       if (peer.transport === 'udp') {
+        // The system holds a socket's datagrams to an address still being resolved (ARP) for
+        // seconds: answers to a spoofed flood from the node's own subnet fill its buffer, and
+        // everything after waits in Node's queue, which grew without end (minutes of silence
+        // after the flood, and its memory). The queue is bounded: past it a datagram is dropped
+        // (SIP sends again what matters), and answers resume seconds after such a flood.
+        if (udp.getSendQueueCount() >= UDP_QUEUE_LIMIT) {
+          dropped++;
+          if (dropped === 1 || dropped % 1000 === 0)
+            options.onLimit?.(`UDP send queue full: ${dropped} datagrams dropped`, peer);
+          return;
+        }
         udp.send(bytes, peer.port, peer.address);
         return;
       }
