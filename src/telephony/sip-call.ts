@@ -133,6 +133,7 @@ export class SipCall implements MediaCall {
       codec: negotiated.codec,
       payloadType: negotiated.payloadType,
       dtmfPayloadType: negotiated.dtmfPayloadType,
+      ptime: negotiated.ptime,
     });
     if (invite.dialog) invite.dialog.user = call.dialogUser();
     return call;
@@ -278,6 +279,7 @@ export class SipCall implements MediaCall {
         codec: this.negotiated.codec,
         payloadType: this.negotiated.payloadType,
         dtmfPayloadType: this.negotiated.dtmfPayloadType,
+        ptime: this.negotiated.ptime,
         ...this.path(),
       })
       .then((channel) => {
@@ -311,14 +313,20 @@ export class SipCall implements MediaCall {
     if (address !== undefined && !this.allowsMedia(address)) return null;
     // The same codec keeps its payload type; another G.711 one (the current one not offered
     // again) is switched to, RFC 3264 section 8.3.2.
-    const switched = next.codec !== this.negotiated.codec;
-    this.negotiated = switched ? next : { ...next, payloadType: this.negotiated.payloadType };
+    const switched = next.codec !== this.negotiated.codec || next.ptime !== this.negotiated.ptime;
+    this.negotiated =
+      next.codec !== this.negotiated.codec ? next : { ...next, payloadType: this.negotiated.payloadType };
     this.remoteSdp = sdp;
     this.local.version += 1;
     this.channel.update(
       this.path(),
       switched
-        ? { codec: next.codec, payloadType: next.payloadType, dtmfPayloadType: next.dtmfPayloadType }
+        ? {
+            codec: next.codec,
+            payloadType: next.payloadType,
+            dtmfPayloadType: next.dtmfPayloadType,
+            ptime: next.ptime,
+          }
         : undefined,
     );
     return this.sdpFor(this.negotiated, this.channel.port);

@@ -280,6 +280,7 @@ export class SipTelephony implements Telephony {
         codec: negotiated.codec,
         payloadType: negotiated.payloadType,
         dtmfPayloadType: negotiated.dtmfPayloadType,
+        ptime: negotiated.ptime,
       },
     );
     leg.link(heard);

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { Codec, CodecSettings, MediaCommand, MediaEvent, MediaPath, MediaStats } from './protocol.js';
+import type { CodecSettings, MediaCommand, MediaEvent, MediaPath, MediaStats } from './protocol.js';
 import { MediaRoom } from './room-channel.js';
 import type { MediaWorkerData } from './worker.js';
 
@@ -69,9 +69,7 @@ export class MediaHost {
   }
 
   /** Opens a call's media: binds its RTP port (for the SDP answer) and starts its frames. */
-  async open(
-    settings: { codec: Codec; payloadType: number; dtmfPayloadType?: number } & MediaPath,
-  ): Promise<MediaChannel> {
+  async open(settings: CodecSettings & MediaPath): Promise<MediaChannel> {
     if (this.closed) throw new Error('the media host is closed');
     const id = this.nextId++;
     const port = await new Promise<number>((resolve, reject) => {

@@ -22,6 +22,8 @@ export interface CodecSettings {
   codec: Codec;
   payloadType: number;
   dtmfPayloadType?: number;
+  /** Ms of audio per packet sent: 20 (default), 30 or 40 (the far end's `a=ptime`). */
+  ptime?: number;
 }
 
 export interface OpenCommand extends MediaPath, CodecSettings {

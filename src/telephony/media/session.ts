@@ -45,6 +45,11 @@ const RECORD_JITTER = [480, 2560, 320] as const;
 /** Comfort noise (RFC 3389): a valid packet, though no audio. */
 const CN = 13;
 
+/** Samples per packet for a ptime of 20, 30 or 40 ms (anything else: 20). */
+function packetSamplesOf(ptime: number | undefined): number {
+  return ptime === 30 || ptime === 40 ? ptime * 8 : FRAME_SAMPLES;
+}
+
 /** Where a packet came from. */
 export interface PacketSource {
   address: string;
@@ -126,6 +131,11 @@ export class MediaSession {
   private quietTicks = 0;
   private timeoutTicks = 0;
   private timedOut = false;
+  /** Samples per audio packet (the far end's ptime), and the audio held for the next one. */
+  private packetSamples = FRAME_SAMPLES;
+  private readonly held = new Uint8Array(FRAME_SAMPLES * 3);
+  private heldLength = 0;
+  private heldTimestamp = 0;
   /** Called back after each send: says the first failure. */
   private readonly sent: (err: Error | null) => void;
 
@@ -139,6 +149,7 @@ export class MediaSession {
     this.codec = command.codec;
     this.payloadType = command.payloadType;
     this.dtmfPayloadType = command.dtmfPayloadType;
+    this.packetSamples = packetSamplesOf(command.ptime);
     this.path = { remote: command.remote, send: command.send, receive: command.receive };
     this.setTimeout(command.rtpTimeoutMs);
     this.latchedFor = command.remote ?? undefined;
@@ -175,6 +186,8 @@ export class MediaSession {
       this.codec = codec.codec;
       this.payloadType = codec.payloadType;
       this.dtmfPayloadType = codec.dtmfPayloadType;
+      this.packetSamples = packetSamplesOf(codec.ptime);
+      this.heldLength = 0;
       this.silence = new Uint8Array(FRAME_SAMPLES).fill(SILENCE_BYTE[this.codec]);
     }
   }
@@ -313,35 +326,40 @@ export class MediaSession {
     const dtmf = this.sender?.next();
     if (!dtmf) this.sender = undefined;
     else if (dtmf.kind === 'tone') frame = encode(this.codec, dtmf.pcm);
-    const remote = this.path.send ? this.destination() : undefined;
-    if (remote) {
-      let packet: Buffer;
-      if (dtmf?.kind === 'event' && this.dtmfPayloadType !== undefined) {
-        // One event keeps the timestamp of its start (RFC 4733); audio goes on at ours after.
-        if (dtmf.first) this.eventTimestamp = this.timestamp;
-        packet = writeRtp(
-          {
-            payloadType: this.dtmfPayloadType,
-            marker: dtmf.first,
-            sequence: this.sequence,
-            timestamp: this.eventTimestamp,
-            ssrc: this.ssrc,
-          },
-          dtmf.payload,
-        );
-      } else {
-        packet = writeRtp(
-          {
-            payloadType: this.payloadType,
-            marker: this.marker,
-            sequence: this.sequence,
-            timestamp: this.timestamp,
-            ssrc: this.ssrc,
-          },
-          frame,
-        );
-        this.marker = false;
-      }
+    const event = dtmf?.kind === 'event' && this.dtmfPayloadType !== undefined ? dtmf : undefined;
+    // Audio goes out in packets of the far end's ptime: this tick's frame is held until a
+    // packet's worth is (a key's events go out at once, and start the audio afresh after).
+    const audio = this.path.send && !event ? this.packetOf(frame) : undefined;
+    if (!this.path.send || event) this.heldLength = 0;
+    const remote = event || audio ? this.destination() : undefined;
+    if (remote && event) {
+      // One event keeps the timestamp of its start (RFC 4733); audio goes on at ours after.
+      if (event.first) this.eventTimestamp = this.timestamp;
+      const packet = writeRtp(
+        {
+          payloadType: this.dtmfPayloadType as number,
+          marker: event.first,
+          sequence: this.sequence,
+          timestamp: this.eventTimestamp,
+          ssrc: this.ssrc,
+        },
+        event.payload,
+      );
+      this.sequence = (this.sequence + 1) & 0xffff;
+      this.socket.send(packet, remote.port, remote.address, this.sent);
+      this.totals.sent++;
+    } else if (remote && audio) {
+      const packet = writeRtp(
+        {
+          payloadType: this.payloadType,
+          marker: this.marker,
+          sequence: this.sequence,
+          timestamp: audio.timestamp,
+          ssrc: this.ssrc,
+        },
+        audio.payload,
+      );
+      this.marker = false;
       this.sequence = (this.sequence + 1) & 0xffff;
       this.socket.send(packet, remote.port, remote.address, this.sent);
       this.totals.sent++;
@@ -358,6 +376,24 @@ export class MediaSession {
       this.timedOut = true;
       this.emit({ type: 'rtp-timeout', id: this.id, seconds: (this.quietTicks * 20) / 1000 });
     }
+  }
+
+  /**
+   * This tick's frame as audio to send: at once at 20 ms; at 30 or 40 ms added to what is held
+   * and sent when a packet's worth is (its timestamp its first sample's), else undefined.
+   */
+  private packetOf(frame: Uint8Array): { payload: Uint8Array; timestamp: number } | undefined {
+    if (this.packetSamples === FRAME_SAMPLES) return { payload: frame, timestamp: this.timestamp };
+    if (this.heldLength === 0) this.heldTimestamp = this.timestamp;
+    this.held.set(frame, this.heldLength);
+    this.heldLength += frame.length;
+    if (this.heldLength < this.packetSamples) return undefined;
+    const payload = this.held.slice(0, this.packetSamples);
+    const timestamp = this.heldTimestamp;
+    this.held.copyWithin(0, this.packetSamples, this.heldLength);
+    this.heldLength -= this.packetSamples;
+    this.heldTimestamp = (this.heldTimestamp + this.packetSamples) >>> 0;
+    return { payload, timestamp };
   }
 
   /** The far end's latched source, if it has sent valid RTP yet. */

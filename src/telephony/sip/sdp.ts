@@ -22,6 +22,17 @@ export interface Negotiated {
   direction: Direction;
   /** Index of the audio stream among the offer's m= lines. */
   streamIndex: number;
+  /** Ms of audio per packet we send: the far end's `a=ptime` (20, 30 or 40, within its `a=maxptime`), else 20. */
+  ptime: number;
+}
+
+/** Packet times we send (multiples of 10 ms the 20 ms pacing loop can make up). */
+const PTIMES = [40, 30, 20];
+
+/** The packet time for an offer's `ptime` and `maxptime`: the largest of ours within both, else 20. */
+export function packetTimeOf(ptime: number | undefined, maxptime: number | undefined): number {
+  const want = ptime ?? 20;
+  return PTIMES.find((p) => p <= want && (maxptime === undefined || p <= maxptime)) ?? 20;
 }
 
 /** Why an offer cannot be answered: 488 (no codec we speak) or 400 (unreadable). */
@@ -81,9 +92,11 @@ export function negotiate(offer: string, prefer?: Codec): Negotiated | OfferRefu
   const offered = directionOf(media.direction) ?? directionOf(session.direction) ?? 'sendrecv';
   // c=0.0.0.0 is the old (RFC 2543) way to put a call on hold: send nothing there.
   const held = address === '0.0.0.0' || address === '::';
+  const maxptime = Number((media as { maxptime?: number | string }).maxptime ?? Number.NaN);
   return {
     ...chosen,
     dtmfPayloadType,
+    ptime: packetTimeOf(media.ptime, Number.isFinite(maxptime) ? maxptime : undefined),
     remote: held ? null : { address, port: media.port },
     direction: held && offered === 'sendrecv' ? 'recvonly' : MIRROR[offered],
     streamIndex,
@@ -129,7 +142,7 @@ export function buildAnswer(offer: string, negotiated: Negotiated, local: LocalS
       payloads: payloads.join(' '),
       rtp,
       fmtp,
-      ptime: 20,
+      ptime: negotiated.ptime,
       direction: negotiated.direction,
     };
   });

@@ -8,7 +8,7 @@ import alawmulaw from 'alawmulaw';
 import { describe, expect, it } from 'vitest';
 import { Histogram } from '../../../src/telephony/media/histogram.js';
 import type { MediaEvent, MediaPath } from '../../../src/telephony/media/protocol.js';
-import { writeRtp } from '../../../src/telephony/media/rtp.js';
+import { readRtp, writeRtp } from '../../../src/telephony/media/rtp.js';
 import { MediaSession, type PacketSource, UNPROVEN_PACKETS } from '../../../src/telephony/media/session.js';
 
 const SDP = { address: '192.168.1.5', port: 4000 };
@@ -16,11 +16,15 @@ const SDP = { address: '192.168.1.5', port: 4000 };
 function session(path: Partial<MediaPath> = {}) {
   let deliver: (packet: Buffer, from: PacketSource) => void = () => {};
   const sent: string[] = [];
+  const packets: Buffer[] = [];
   const socket = {
     on: (_event: string, fn: typeof deliver) => {
       deliver = fn;
     },
-    send: (_packet: Buffer, port: number, address: string) => sent.push(`${address}:${port}`),
+    send: (packet: Buffer, port: number, address: string) => {
+      sent.push(`${address}:${port}`);
+      packets.push(packet);
+    },
     close: () => {},
   } as unknown as dgram.Socket;
   const totals = { sent: 0, received: 0, lost: 0, rejected: 0, interArrival: new Histogram() };
@@ -58,7 +62,7 @@ function session(path: Partial<MediaPath> = {}) {
       from,
     );
   };
-  return { media, sent, events, totals, packet };
+  return { media, sent, packets, events, totals, packet };
 }
 
 describe('RTP latching', () => {
@@ -142,5 +146,27 @@ describe('RTP timeout', () => {
     held.media.update({ remote: SDP, send: true, receive: false, rtpTimeoutMs: 3_600_000 });
     for (let i = 0; i < 1000; i++) held.media.tick();
     expect(held.events.filter((e) => e.type === 'rtp-timeout')).toEqual([]);
+  });
+});
+
+describe('packet time', () => {
+  it('sends 40 ms packets every other tick and 30 ms ones twice in three, their timestamps the samples they hold', () => {
+    for (const [ptime, expected] of [
+      [40, [320, 320, 320]],
+      [30, [240, 240, 240, 240]],
+    ] as const) {
+      const { media, packets, packet } = session({ remote: { address: '127.0.0.1', port: 9 } });
+      media.update(
+        { remote: { address: '127.0.0.1', port: 9 }, send: true, receive: true },
+        { codec: 'PCMU', payloadType: 0, ptime },
+      );
+      packet({ address: '127.0.0.1', port: 9 });
+      for (let i = 0; i < 6; i++) media.tick();
+      const read = packets.map((p) => readRtp(p)).filter((p) => p !== undefined);
+      expect(read.map((p) => p.payload.length)).toEqual(expected);
+      const steps = read.slice(1).map((p, i) => (p.timestamp - read[i].timestamp) >>> 0);
+      expect(steps.every((step) => step === ptime * 8)).toBe(true);
+      expect(read.slice(1).every((p, i) => p.sequence === ((read[i].sequence + 1) & 0xffff))).toBe(true);
+    }
   });
 });

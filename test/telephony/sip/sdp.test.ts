@@ -1,6 +1,6 @@
 import sdpTransform from 'sdp-transform';
 import { describe, expect, it } from 'vitest';
-import { buildAnswer, negotiate } from '../../../src/telephony/sip/sdp.js';
+import { buildAnswer, negotiate, packetTimeOf } from '../../../src/telephony/sip/sdp.js';
 
 const offer = (payloads: string, extra: string[] = [], address = '127.0.0.1'): string =>
   [
@@ -25,6 +25,20 @@ describe('SDP offer/answer', () => {
   it('keeps a preferred codec when it is offered at all, else takes the first G.711 one', () => {
     expect(negotiate(offer('8 0 101'), 'PCMU')).toMatchObject({ codec: 'PCMU', payloadType: 0 });
     expect(negotiate(offer('8 101'), 'PCMU')).toMatchObject({ codec: 'PCMA', payloadType: 8 });
+  });
+
+  it("sends packets of the caller's ptime (20, 30 or 40 ms within its maxptime), 20 otherwise", () => {
+    expect(packetTimeOf(undefined, undefined)).toBe(20);
+    expect(packetTimeOf(40, undefined)).toBe(40);
+    expect(packetTimeOf(30, undefined)).toBe(30);
+    expect(packetTimeOf(60, undefined)).toBe(40);
+    expect(packetTimeOf(40, 30)).toBe(30);
+    expect(packetTimeOf(10, undefined)).toBe(20);
+    const n = negotiate(offer('0').replace('m=audio', 'a=ptime:40\r\nm=audio').concat('a=ptime:40\r\n'));
+    expect(n).toMatchObject({ ptime: 40 });
+    if ('status' in n) return;
+    const answer = buildAnswer(offer('0'), n, { sessionId: 1, version: 1, address: '127.0.0.1', port: 4000 });
+    expect(answer).toMatch(/^a=ptime:40/m);
   });
 
   it('answers 488 without G.711 and 400 for no SDP at all', () => {
