@@ -64,6 +64,8 @@ import { taskRouterOpenApi } from './taskrouter/openapi.js';
 export interface AppOptions {
   /** Where records are read and accounts authenticated. */
   store: Store;
+  /** Where a client is registered now (SIP), shown on the Clients resource. */
+  registrationOf?: PlatformDeps['registrationOf'];
   /** The call engine. Without it, call operations and `/sim` answer 501. */
   callControl?: CallControl;
   /**
@@ -193,6 +195,7 @@ export function createApp(options: AppOptions): Hono {
     callControl: options.callControl,
     fileBase: `${base.full}/platform/${API_VERSION}`,
     listCache: createListCache(options.listCacheBytes ?? 8 * 1024 * 1024),
+    registrationOf: options.registrationOf,
   };
   const now = options.now ?? Date.now;
   const onError = options.onError ?? ((err: unknown) => console.error('rcml api: unexpected error', err));

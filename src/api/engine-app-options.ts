@@ -22,6 +22,7 @@ import type { RateLimitOptions } from './http/rate-limit.js';
 import { basePathOf } from './late-base.js';
 import type { OpsOptions, readinessOf } from './ops/index.js';
 import type { CallControl } from './platform/call-control.js';
+import type { PlatformDeps } from './platform/context.js';
 
 /** Engine options a server passes through unchanged. */
 export type ServerEngineOptions = Pick<
@@ -82,6 +83,8 @@ export interface EngineAppOptions {
    * writes made through other nodes (see `SharedChanges`). Default: a single node's, no-op.
    */
   changes?: SharedChanges;
+  /** Where a client is registered now (SIP), shown on the Clients resource (`rcml serve --sip`). */
+  registrationOf?: PlatformDeps['registrationOf'];
 }
 
 /** Limits each account is held to. */
@@ -115,6 +118,7 @@ export function appOptions(
     console: options.console === false ? undefined : { ...options.console, feed, projects },
     callOwners: options.callOwners,
     changes: options.changes,
+    registrationOf: options.registrationOf,
   };
 }
 

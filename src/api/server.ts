@@ -12,6 +12,7 @@ import type { EnterpriseAreaOptions } from './enterprise/mount.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
 import type { OpsOptions } from './ops/index.js';
 import type { CallControl } from './platform/call-control.js';
+import type { PlatformDeps } from './platform/context.js';
 
 /** The account a server authenticates, and whether it was just created. */
 export interface EnsuredAccount {
@@ -60,6 +61,8 @@ export async function ensureAccount(
 /** Options of {@link startServer}. */
 export interface ServerOptions {
   store: Store;
+  /** Where a client is registered now (SIP), shown on the Clients resource. */
+  registrationOf?: PlatformDeps['registrationOf'];
   /** The call engine; without it, call operations answer 501. */
   callControl?: CallControl;
   host: string;
@@ -174,6 +177,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     authFailures: options.authFailures,
     console: options.console,
     callOwners: options.callOwners,
+    registrationOf: options.registrationOf,
   });
   return {
     url,

@@ -818,6 +818,14 @@ export interface components {
             voice_fallback_method: "GET" | "POST";
             /** @description An application answering instead of voice_url; `""` when none */
             voice_application_sid: string;
+            /** @description The Contact its softphone registered over SIP (extension); `""` when none */
+            registered_contact: string;
+            /** @description Where that REGISTER came from, address:port (extension); `""` when none */
+            registered_source: string;
+            /** @description RFC 2822 date it has been registered from that source since; `""` when not registered (extension) */
+            registered_since: string;
+            /** @description RFC 2822 date its registration ends; `""` when not registered (extension) */
+            registration_expires: string;
             /** @description Path of this record under `/2012-04-24`, JSON */
             uri: string;
         };

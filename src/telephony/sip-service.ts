@@ -126,6 +126,8 @@ export interface SipService {
   mediaStats(): Promise<MediaStats>;
   /** The registered clients' live bindings (empty without `clients`). */
   registrations(): Array<{ login: string } & SipBinding>;
+  /** The live binding of `login` for `accountSid`, if it is registered. */
+  registrationOf(accountSid: string, login: string): SipBinding | undefined;
   /**
    * The engine's `Telephony` over this service: `sip:` targets are called over SIP; anything
    * else goes to `fallback` (the simulated parties).
@@ -336,6 +338,7 @@ export async function startSipService(options: SipServiceOptions): Promise<SipSe
     publicAddress: endpoint.publicAddress,
     mediaStats: () => media.stats(),
     registrations: () => registrar?.registrations() ?? [],
+    registrationOf: (accountSid, login) => registrar?.lookup(login, accountSid),
     telephony: (fallback) =>
       new SipTelephony(
         {

@@ -30,6 +30,11 @@ describe('Clients', () => {
       voice_fallback_url: '',
       voice_fallback_method: 'POST',
       voice_application_sid: '',
+      // Where its softphone is registered (an extension): nowhere, with no SIP service.
+      registered_contact: '',
+      registered_source: '',
+      registered_since: '',
+      registration_expires: '',
       uri: `/2012-04-24/Accounts/${ACCOUNT_A}/Clients/${sid}.json`,
     });
     expect(JSON.stringify(created.body)).not.toContain('alice-secret');

@@ -81,7 +81,10 @@ describe.skipIf(missingTools('sipp'))('rcml serve --sip with clients', () => {
     const voice = `${docsUrl}/voice`;
     const created = await post('/Clients.json', { Login: 'alice', Password: 'alice-secret' });
     expect(created.status).toBe(200);
-    const clientSid = ((await created.json()) as { sid: string }).sid;
+    // Not registered yet: the registration fields are empty.
+    const createdBody = (await created.clone().json()) as Record<string, string>;
+    expect([createdBody.registered_contact, createdBody.registered_source]).toEqual(['', '']);
+    const clientSid = ((await created.json()) as { sid: string; registered_contact: string }).sid;
 
     const phonePort = 35000 + Math.floor(Math.random() * 400) * 2;
     const phone = runSipp(S.scenario('phone', C.answering()), '127.0.0.1', {
@@ -103,6 +106,14 @@ describe.skipIf(missingTools('sipp'))('rcml serve --sip with clients', () => {
       ),
     );
     for (const run of registered) expect(run.code, run.messages).toBe(0);
+    // The Clients resource shows where she is registered, and from where (an extension).
+    const shown = (await (
+      await fetch(`${root}/Clients/${clientSid}.json`, { headers: auth })
+    ).json()) as Record<string, string>;
+    expect(shown.registered_contact).toBe(`sip:alice@127.0.0.1:${phonePort}`);
+    expect(shown.registered_source).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(shown.registered_since).toMatch(/^\w{3}, \d{2} \w{3} \d{4} [\d:]{8} \+0000$/);
+    expect(shown.registration_expires).not.toBe('');
     const call = await post('/Calls.json', { From: '+15551111', To: 'client:alice', Url: voice });
     expect(call.status).toBe(200);
     const answered = await phone.done;

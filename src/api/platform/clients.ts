@@ -70,7 +70,8 @@ export function registerClients(app: Hono<PlatformEnv>, deps: PlatformDeps, now:
       query,
       paging,
       page,
-      rep: clientRep,
+      rep: (client: ClientRecord) =>
+        clientRep(client, deps.registrationOf?.(client.accountSid, client.login)),
       names: CLIENT_LIST,
       withLimit: false,
     });
@@ -98,12 +99,22 @@ export function registerClients(app: Hono<PlatformEnv>, deps: PlatformDeps, now:
       f,
     );
     await save(client);
-    return renderOne(c, formatOfPath(c.req.path), 'Client', clientRep(client));
+    return renderOne(
+      c,
+      formatOfPath(c.req.path),
+      'Client',
+      clientRep(client, deps.registrationOf?.(client.accountSid, client.login)),
+    );
   });
 
   app.get('/Accounts/:accountSid/Clients/:file', declareRoute(ops.getClient), async (c) => {
     const { client, format } = await owned(c, 'xml');
-    return renderOne(c, format, 'Client', clientRep(client));
+    return renderOne(
+      c,
+      format,
+      'Client',
+      clientRep(client, deps.registrationOf?.(client.accountSid, client.login)),
+    );
   });
 
   app.post('/Accounts/:accountSid/Clients/:file', declareRoute(ops.updateClient), async (c) => {
@@ -111,7 +122,12 @@ export function registerClients(app: Hono<PlatformEnv>, deps: PlatformDeps, now:
     const f = parseOrThrow(ops.updateClientSchema, await readFields(c));
     const updated = { ...applied(client, f), dateUpdated: now() };
     await save(updated);
-    return renderOne(c, format, 'Client', clientRep(updated));
+    return renderOne(
+      c,
+      format,
+      'Client',
+      clientRep(updated, deps.registrationOf?.(updated.accountSid, updated.login)),
+    );
   });
 
   app.delete('/Accounts/:accountSid/Clients/:file', declareRoute(ops.deleteClient), async (c) => {

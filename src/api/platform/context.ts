@@ -22,6 +22,18 @@ export interface PlatformDeps {
   clientsChanged?: () => Promise<void>;
   /** Rendered Calls list pages, when the store versions its calls. */
   listCache?: ListCache;
+  /** Where a client is registered now (SIP), if it is: shown on the Clients resource. */
+  registrationOf?: (accountSid: string, login: string) => ClientRegistration | undefined;
+}
+
+/** A client's live SIP registration: its Contact, where it registered from, since and until when. */
+export interface ClientRegistration {
+  contact: string;
+  /** `address:port` its REGISTER came from. */
+  source: string;
+  /** ms since the epoch. */
+  since: number;
+  expires: number;
 }
 
 /**

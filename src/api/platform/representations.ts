@@ -10,6 +10,7 @@ import { organizationSid } from '../../engine/sids.js';
 import type { AccountRecord, ApplicationRecord, ClientRecord } from '../../store/types.js';
 import { iso8601, rfc2822 } from '../http/dates.js';
 import type { Representation } from '../http/format.js';
+import type { ClientRegistration } from './context.js';
 
 const accountUri = (accountSid: string) => `/${API_VERSION}/Accounts/${accountSid}`;
 const orEmpty = (s: string | undefined) => s ?? '';
@@ -198,7 +199,7 @@ export function applicationRep(a: ApplicationRecord): Representation {
 }
 
 /** A client, in the platform's field names; never its password. */
-export function clientRep(c: ClientRecord): Representation {
+export function clientRep(c: ClientRecord, registration?: ClientRegistration): Representation {
   return [
     ['Sid', 'sid', c.sid],
     ['DateCreated', 'date_created', rfc2822(c.dateCreated)],
@@ -213,6 +214,11 @@ export function clientRep(c: ClientRecord): Representation {
     ['VoiceFallbackUrl', 'voice_fallback_url', orEmpty(c.voiceFallbackUrl)],
     ['VoiceFallbackMethod', 'voice_fallback_method', c.voiceFallbackMethod],
     ['VoiceApplicationSid', 'voice_application_sid', orEmpty(c.voiceApplicationSid)],
+    // Where its softphone is registered now (an extension): a binding from a new source shows.
+    ['RegisteredContact', 'registered_contact', orEmpty(registration?.contact)],
+    ['RegisteredSource', 'registered_source', orEmpty(registration?.source)],
+    ['RegisteredSince', 'registered_since', registration ? rfc2822(registration.since) : ''],
+    ['RegistrationExpires', 'registration_expires', registration ? rfc2822(registration.expires) : ''],
     ['Uri', 'uri', `${accountUri(c.accountSid)}/Clients/${c.sid}.json`],
   ];
 }

@@ -152,6 +152,16 @@ export const Client = z
     voice_fallback_url: orEmpty('Fallback of voice_url'),
     voice_fallback_method: z.enum(['GET', 'POST']),
     voice_application_sid: orEmpty('An application answering instead of voice_url'),
+    registered_contact: orEmpty('The Contact its softphone registered over SIP (extension)'),
+    registered_source: orEmpty('Where that REGISTER came from, address:port (extension)'),
+    registered_since: z
+      .string()
+      .describe(
+        'RFC 2822 date it has been registered from that source since; `""` when not registered (extension)',
+      ),
+    registration_expires: z
+      .string()
+      .describe('RFC 2822 date its registration ends; `""` when not registered (extension)'),
     uri,
   })
   .meta({

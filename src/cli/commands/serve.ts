@@ -104,6 +104,8 @@ export function registerServe(program: Command): void {
         telephony: late?.factory,
       },
       onError: (err) => log.error({ err }, 'unexpected error'),
+      // The Clients resource shows where each softphone is registered (the SIP service's bindings).
+      registrationOf: (accountSid, login) => sip?.registrationOf(accountSid, login),
       ops,
       limits,
       accountLimits: accountLimitsOf(options),
