@@ -8,6 +8,8 @@ import { decodeInto } from './g711-tables.js';
 import type { Histogram } from './histogram.js';
 import { holdMusicFrame } from './hold-music.js';
 import { JitterBuffer } from './jitter.js';
+import { type PacketSource, RtpLatch } from './latch.js';
+import { Packetizer } from './packetizer.js';
 import { Player } from './player.js';
 import type { Codec, CodecSettings, MediaEvent, MediaPath, OpenCommand } from './protocol.js';
 import { Recorder } from './recorder.js';
@@ -34,27 +36,8 @@ function encoded(codec: Codec, pcm: Int16Array, key: string | undefined): Uint8A
 /** Relayed audio a bridged session keeps at most: 60 ms, so a faster sender adds no delay. */
 const RELAY_BYTES = FRAME_SAMPLES * 3;
 
-/**
- * Packets sent to the SDP's address before the far end has sent RTP from it (or from anywhere):
- * an INVITE naming a third party's address gets it no more than these (200 ms of audio).
- */
-export const UNPROVEN_PACKETS = 10;
 /** The jitter buffer of a recording: prime, most held and growth on each underrun, in samples. */
 const RECORD_JITTER = [480, 2560, 320] as const;
-
-/** Comfort noise (RFC 3389): a valid packet, though no audio. */
-const CN = 13;
-
-/** Samples per packet for a ptime of 20, 30 or 40 ms (anything else: 20). */
-function packetSamplesOf(ptime: number | undefined): number {
-  return ptime === 30 || ptime === 40 ? ptime * 8 : FRAME_SAMPLES;
-}
-
-/** Where a packet came from. */
-export interface PacketSource {
-  address: string;
-  port: number;
-}
 
 /**
  * A session's place in a conference room (`room.ts`): the room reads what the session
@@ -115,27 +98,14 @@ export class MediaSession {
   private eventTimestamp = 0;
   /** The recording of this session's bridge: side 0 (the owner) ticks it and hands it back. */
   private bridgeRecording: { recorder: BridgeRecorder; side: 0 | 1 } | undefined;
-  /**
-   * The far end's RTP source, latched onto from its first valid packet (symmetric RTP, RFC 4961;
-   * latching, RFC 7362): RTP from anywhere else is dropped, and our RTP goes there when it is
-   * another host than the SDP named (a caller behind NAT).
-   */
-  private source: PacketSource | undefined;
-  /** Whether the latched source has sent audio (or only comfort noise so far). */
-  private sourceSentAudio = false;
-  /** Packets sent to the SDP's address before any RTP came. */
-  private unproven = 0;
-  /** The SDP's address the latching holds for; a new one (a re-INVITE) latches anew. */
-  private latchedFor: PacketSource | undefined;
+  /** Which source the far end's RTP is taken from, and where ours goes. */
+  private readonly latch: RtpLatch;
   /** Ticks since the last packet taken from the far end, and after how many it has timed out. */
   private quietTicks = 0;
   private timeoutTicks = 0;
   private timedOut = false;
-  /** Samples per audio packet (the far end's ptime), and the audio held for the next one. */
-  private packetSamples = FRAME_SAMPLES;
-  private readonly held = new Uint8Array(FRAME_SAMPLES * 3);
-  private heldLength = 0;
-  private heldTimestamp = 0;
+  /** Audio frames into packets of the far end's ptime. */
+  private readonly packets = new Packetizer();
   /** Called back after each send: says the first failure. */
   private readonly sent: (err: Error | null) => void;
 
@@ -149,10 +119,10 @@ export class MediaSession {
     this.codec = command.codec;
     this.payloadType = command.payloadType;
     this.dtmfPayloadType = command.dtmfPayloadType;
-    this.packetSamples = packetSamplesOf(command.ptime);
+    this.packets.setPtime(command.ptime);
     this.path = { remote: command.remote, send: command.send, receive: command.receive };
     this.setTimeout(command.rtpTimeoutMs);
-    this.latchedFor = command.remote ?? undefined;
+    this.latch = new RtpLatch(command.remote);
     this.silence = new Uint8Array(FRAME_SAMPLES).fill(SILENCE_BYTE[this.codec]);
     // A send the system refuses (an IPv6 address on an IPv4 socket, no route) is told once;
     // one callback for every send of the session, so that sending allocates nothing more.
@@ -176,18 +146,12 @@ export class MediaSession {
     this.path = { remote: path.remote, send: path.send, receive: path.receive };
     this.setTimeout(path.rtpTimeoutMs);
     // The far end moved its media (a re-INVITE to another address): it proves the new one anew.
-    const remote = path.remote;
-    if (remote && (remote.address !== this.latchedFor?.address || remote.port !== this.latchedFor.port)) {
-      this.latchedFor = remote;
-      this.source = undefined;
-      this.unproven = 0;
-    }
+    this.latch.follow(path.remote);
     if (codec) {
       this.codec = codec.codec;
       this.payloadType = codec.payloadType;
       this.dtmfPayloadType = codec.dtmfPayloadType;
-      this.packetSamples = packetSamplesOf(codec.ptime);
-      this.heldLength = 0;
+      this.packets.setPtime(codec.ptime);
       this.silence = new Uint8Array(FRAME_SAMPLES).fill(SILENCE_BYTE[this.codec]);
     }
   }
@@ -329,9 +293,9 @@ export class MediaSession {
     const event = dtmf?.kind === 'event' && this.dtmfPayloadType !== undefined ? dtmf : undefined;
     // Audio goes out in packets of the far end's ptime: this tick's frame is held until a
     // packet's worth is (a key's events go out at once, and start the audio afresh after).
-    const audio = this.path.send && !event ? this.packetOf(frame) : undefined;
-    if (!this.path.send || event) this.heldLength = 0;
-    const remote = event || audio ? this.destination() : undefined;
+    const audio = this.path.send && !event ? this.packets.add(frame, this.timestamp) : undefined;
+    if (!this.path.send || event) this.packets.reset();
+    const remote = event || audio ? this.latch.destination(this.path.remote) : undefined;
     if (remote && event) {
       // One event keeps the timestamp of its start (RFC 4733); audio goes on at ours after.
       if (event.first) this.eventTimestamp = this.timestamp;
@@ -378,70 +342,15 @@ export class MediaSession {
     }
   }
 
-  /**
-   * This tick's frame as audio to send: at once at 20 ms; at 30 or 40 ms added to what is held
-   * and sent when a packet's worth is (its timestamp its first sample's), else undefined.
-   */
-  private packetOf(frame: Uint8Array): { payload: Uint8Array; timestamp: number } | undefined {
-    if (this.packetSamples === FRAME_SAMPLES) return { payload: frame, timestamp: this.timestamp };
-    if (this.heldLength === 0) this.heldTimestamp = this.timestamp;
-    this.held.set(frame, this.heldLength);
-    this.heldLength += frame.length;
-    if (this.heldLength < this.packetSamples) return undefined;
-    const payload = this.held.slice(0, this.packetSamples);
-    const timestamp = this.heldTimestamp;
-    this.held.copyWithin(0, this.packetSamples, this.heldLength);
-    this.heldLength -= this.packetSamples;
-    this.heldTimestamp = (this.heldTimestamp + this.packetSamples) >>> 0;
-    return { payload, timestamp };
-  }
-
   /** The far end's latched source, if it has sent valid RTP yet. */
   get latched(): PacketSource | undefined {
-    return this.source;
-  }
-
-  /**
-   * Where this tick's packet goes: the SDP's address once the far end has sent RTP from that host
-   * (its port as the SDP says), the latched source when it sends from another host (NAT); before
-   * any RTP, the SDP's address for {@link UNPROVEN_PACKETS} packets, then nowhere.
-   */
-  private destination(): PacketSource | undefined {
-    const sdp = this.path.remote;
-    if (!sdp) return undefined;
-    const source = this.source;
-    if (source) return source.address === sdp.address ? sdp : source;
-    if (this.unproven >= UNPROVEN_PACKETS) return undefined;
-    this.unproven++;
-    return sdp;
+    return this.latch.latched;
   }
 
   /** Ticks without RTP before `rtp-timeout` (0: never); counting starts again. */
   private setTimeout(ms: number | undefined): void {
     this.timeoutTicks = ms && ms > 0 ? Math.ceil(ms / 20) : 0;
     this.quietTicks = 0;
-  }
-
-  /**
-   * Whether a packet is the far end's: from its latched source, or, before there is one, any
-   * RTP of this call's payload types (the first latches). A source that has sent only comfort
-   * noise gives way to one on the same host that sends audio (the host has shown it is the far
-   * end's; a listener and a sender on two ports of one machine): a stranger elsewhere never does.
-   */
-  private takes(from: PacketSource, payloadType: number): boolean {
-    const source = this.source;
-    const audio = payloadType === this.payloadType || payloadType === this.dtmfPayloadType;
-    if (source && source.address === from.address && source.port === from.port) {
-      if (audio) this.sourceSentAudio = true;
-      return true;
-    }
-    if (!audio && payloadType !== CN) return false;
-    const takeover =
-      source !== undefined && !this.sourceSentAudio && audio && source.address === from.address;
-    if (source && !takeover) return false;
-    this.source = { address: from.address, port: from.port };
-    this.sourceSentAudio = audio;
-    return true;
   }
 
   private finishBridgeRecording(reason: 'max-length' | 'stopped'): void {
@@ -476,7 +385,9 @@ export class MediaSession {
 
   private receive(packet: Buffer, from: PacketSource): void {
     const rtp = readRtp(packet);
-    if (!rtp || !this.takes(from, rtp.payloadType)) {
+    const audio =
+      rtp !== undefined && (rtp.payloadType === this.payloadType || rtp.payloadType === this.dtmfPayloadType);
+    if (!rtp || !this.latch.takes(from, rtp.payloadType, audio)) {
       this.totals.rejected++;
       return;
     }

@@ -7,9 +7,10 @@ import type dgram from 'node:dgram';
 import alawmulaw from 'alawmulaw';
 import { describe, expect, it } from 'vitest';
 import { Histogram } from '../../../src/telephony/media/histogram.js';
+import { type PacketSource, UNPROVEN_PACKETS } from '../../../src/telephony/media/latch.js';
 import type { MediaEvent, MediaPath } from '../../../src/telephony/media/protocol.js';
 import { readRtp, writeRtp } from '../../../src/telephony/media/rtp.js';
-import { MediaSession, type PacketSource, UNPROVEN_PACKETS } from '../../../src/telephony/media/session.js';
+import { MediaSession } from '../../../src/telephony/media/session.js';
 
 const SDP = { address: '192.168.1.5', port: 4000 };
 

@@ -7,8 +7,8 @@ import dgram from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallLine } from '../../../src/engine/ports/call-line.js';
 import type { CallRecord } from '../../../src/engine/records.js';
+import { UNPROVEN_PACKETS } from '../../../src/telephony/media/latch.js';
 import { writeRtp } from '../../../src/telephony/media/rtp.js';
-import { UNPROVEN_PACKETS } from '../../../src/telephony/media/session.js';
 import { type SipService, startSipService } from '../../../src/telephony/sip-service.js';
 
 /** An offer of PCMU and telephone-event with its media at `address:port`. */
