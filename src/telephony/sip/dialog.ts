@@ -198,8 +198,13 @@ export class Dialog {
 
   /** The host our in-dialog requests go to: the first route's, else the remote target's. */
   get nextHop(): string {
+    return this.nextHopUri()?.host ?? '';
+  }
+
+  /** The URI our requests are sent to: the first loose route, else the remote target. */
+  private nextHopUri() {
     const first = this.routeSet[0] ? parseNameAddr(this.routeSet[0])?.uri : undefined;
-    return parseSipUri(first ?? this.remoteTarget)?.host ?? '';
+    return parseSipUri(first ?? this.remoteTarget);
   }
 
   /**
@@ -227,8 +232,7 @@ export class Dialog {
     headers.push(['user-agent', 'rcml-engine']);
     const request: SipRequest = { kind: 'request', method, uri: this.remoteTarget, headers, body: '' };
     if (this.pinnedPeer) return { request, peer: this.pinnedPeer };
-    const first = this.routeSet[0] ? parseNameAddr(this.routeSet[0])?.uri : undefined;
-    const next = parseSipUri(first ?? this.remoteTarget);
+    const next = this.nextHopUri();
     const peer: SipPeer = next?.host
       ? {
           transport: this.peer.transport,

@@ -17,8 +17,12 @@ export function branchOf(message: SipMessage): string {
 
 /** The sent-by (host and port) of a message's top Via, in lower case. */
 export function sentByOf(message: SipMessage): string {
-  const via = headerOf(message.headers, 'via') ?? '';
-  return (/^SIP\s*\/\s*2\.0\s*\/\s*[A-Za-z]+\s+([^;\s]+)/i.exec(via)?.[1] ?? '').toLowerCase();
+  return sentByOfVia(headerOf(message.headers, 'via') ?? '').toLowerCase();
+}
+
+/** The sent-by (`host[:port]`, `[v6]:port`) of one Via value, as written. */
+function sentByOfVia(via: string): string {
+  return /^SIP\s*\/\s*2\.0\s*\/\s*[A-Za-z]+\s+([^;\s]+)/i.exec(via)?.[1] ?? '';
 }
 
 /** The method of a message's CSeq in upper case ('' when unreadable). */
@@ -55,9 +59,8 @@ export function stampVia(request: SipRequest, peer: SipPeer): void {
   const at = request.headers.findIndex(([name]) => name === 'via');
   if (at < 0) return;
   let via = request.headers[at][1];
-  const host = /^SIP\s*\/\s*2\.0\s*\/\s*[A-Za-z]+\s+(\[[^\]]+\]|[^;:\s]+)/i
-    .exec(via)?.[1]
-    ?.replace(/^\[|\]$/g, '');
+  const sentBy = sentByOfVia(via);
+  const host = sentBy.startsWith('[') ? sentBy.slice(1, sentBy.indexOf(']')) : sentBy.replace(/:\d*$/, '');
   const wantsPort = /;\s*rport(?=\s*(;|$))/i.test(via);
   if (wantsPort) via = via.replace(/;\s*rport(?=\s*(;|$))/i, `;rport=${peer.port}`);
   if ((wantsPort || host !== peer.address) && !/;\s*received=/i.test(via)) via += `;received=${peer.address}`;
